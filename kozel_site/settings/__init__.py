@@ -1,0 +1,1 @@
+"""Settings: ``base`` holds everything; ``test`` and ``production`` adjust it (STYLE f)."""

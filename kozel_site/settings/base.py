@@ -1,0 +1,220 @@
+"""Base settings, driven by environment variables with embedded defaults.
+
+With nothing set, the site runs on SQLite and an embedded real Redis server, so that
+``make run`` works on a bare machine. Production sets ``DATABASE_URL``, ``REDIS_URL``
+and ``SECRET_KEY`` (see ``production.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from kozel_site import embedded_redis
+from kozel_site.env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# Runtime files of the embedded defaults (SQLite file, beat schedule); git-ignored.
+RUN_DIR = Path(env_str("KOZEL_RUN_DIR", str(BASE_DIR / ".run")) or BASE_DIR / ".run")
+RUN_DIR.mkdir(parents=True, exist_ok=True)
+
+DEBUG = env_bool("DEBUG", True)
+# A development key only; production.py refuses to start without a real one.
+SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-change-me") or ""
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "channels",
+    "django_htmx",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "kozel_site.urls"
+ASGI_APPLICATION = "kozel_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------
+# PostgreSQL when DATABASE_URL is set; otherwise SQLite tuned for several processes
+# (daphne + Celery): WAL, a busy timeout and IMMEDIATE transactions, which took
+# "database is locked" errors from 567/1000 to 0 here (STACK-NOTES item 2).
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": RUN_DIR / "db.sqlite3",
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, cache, Celery ----------------------------------------------
+# When REDIS_URL is unset an embedded real redis-server is started and REDIS_URL is
+# exported for child processes (kozel_site/embedded_redis.py).
+REDIS_URL = embedded_redis.ensure_redis_url()
+REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
+            # blocking receive on an idle consumer (STACK-NOTES item 1).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            "prefix": f"{REDIS_PREFIX}:ch",
+            "capacity": 500,
+            "expiry": 60,
+        },
+    }
+}
+
+# allauth's rate limits live in the cache: it must be shared by every web process.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
+    }
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_DEFAULT_QUEUE = env_str("KOZEL_CELERY_QUEUE", "kozel") or "kozel"
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = 60
+CELERY_TASK_SOFT_TIME_LIMIT = 50
+CELERY_RESULT_EXPIRES = 600
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+# A killed worker's unacked tasks come back in seconds, not ~100 s (STACK-NOTES item 3).
+# Every delayed task must therefore be idempotent: countdowns longer than the
+# visibility timeout are redelivered; the services compare a stored version.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("KOZEL_CELERY_VISIBILITY_TIMEOUT", 30, minimum=5),
+    "unacked_restore_interval": 2,
+    "unacked_restore_throttle": 0.5,
+    "global_keyprefix": f"{REDIS_PREFIX}:celery:",
+}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
+CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Auth (django-allauth 65, STACK-NOTES item 7) -------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "20/h/ip",
+    "confirm_email": "1/3m/key",
+    "reset_password": "20/m/ip,5/m/key",
+}
+LOGIN_REDIRECT_URL = "/"
+LOGIN_URL = "account_login"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Email ----------------------------------------------------------------------------
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Kozel <noreply@localhost>")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+
+# --- I18n, static ---------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(RUN_DIR / "staticfiles")) or RUN_DIR)
+
+# --- Game tunables (read through games/conf.py) ---------------------------------------
+KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
+KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
+KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
+KOZEL_TEST_HOOKS = False
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+# WhiteNoise serves static files straight from the app folders outside production
+# (daphne has no static handler); production.py serves the collected, hashed files.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG

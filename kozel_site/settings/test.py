@@ -1,0 +1,40 @@
+"""Test settings: a fast hasher, locmem email, and Redis keys and queues private to this run.
+
+The variables are set in ``os.environ`` *before* ``base`` is imported so that child
+processes (a daphne server for browser tests, a Celery worker) inherit the same values.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+os.environ.setdefault("KOZEL_REDIS_PREFIX", f"kozeltest-{uuid.uuid4().hex[:8]}")
+os.environ.setdefault("KOZEL_CELERY_QUEUE", os.environ["KOZEL_REDIS_PREFIX"])
+os.environ.setdefault("KOZEL_RUN_DIR", str(__import__("pathlib").Path(__file__).resolve()
+                                           .parents[2] / ".run" / "test"))
+
+from .base import *  # noqa: E402,F403
+from .base import DATABASES, RUN_DIR  # noqa: E402
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+KOZEL_BOT_DELAY_SECONDS = 0.0
+KOZEL_NEXT_GAME_DELAY_SECONDS = 0.0
+KOZEL_HEALTHZ_CELERY_TIMEOUT = 1.5
+# A test-only hook to set up a game from a known position (browser molodka test).
+KOZEL_TEST_HOOKS = True
+
+# An explicit test database name, so that a daphne child process started by a browser
+# test finds the same database (STACK-NOTES item 6).
+_default = DATABASES["default"]
+if _default["ENGINE"].endswith("sqlite3"):
+    _default["TEST"] = {"NAME": str(RUN_DIR / "test-db.sqlite3")}
+else:
+    _default["TEST"] = {"NAME": "test_" + str(_default["NAME"])}
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,15 @@
+"""URL configuration of the whole site."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from kozel_site import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+]

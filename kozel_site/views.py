@@ -1,0 +1,36 @@
+"""Site-level views: the home page and /healthz."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from kozel_site import health
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """What the site is, and where to start playing."""
+    return render(request, "home.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Report the database, Redis and a Celery worker; HTTP 503 when any fails."""
+    probes = {
+        "database": health.check_database(),
+        "redis": health.check_redis(),
+        "celery": health.check_celery(),
+    }
+    ok = all(p.ok for p in probes.values())
+    body = {
+        "status": "ok" if ok else "failing",
+        "checks": {
+            name: {"status": "ok" if p.ok else "failing", "detail": p.detail}
+            for name, p in probes.items()
+        },
+    }
+    return JsonResponse(body, status=200 if ok else 503)
