@@ -1,0 +1,194 @@
+"""Series, games, the append-only move log and per-game results.
+
+A game can always be rebuilt from ``seed`` + ``algorithm`` + its Move rows (R5); the
+``state`` JSON is a cache of the engine state for fast reads and must always equal that
+replay. ``version`` is the optimistic-concurrency counter every action and every
+delayed task carries (DESIGN: flow of a move).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from games.models.tables import Table
+
+LOSS_POINT_VALUES = [0, 2, 4, 6]  # R16
+
+
+class Team(models.Model):
+    """A pair of players, for pair statistics and tournaments; stored in id order."""
+
+    player_low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+    player_high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player_low", "player_high"], name="team_unique_pair"),
+            models.CheckConstraint(condition=Q(player_low__lt=F("player_high")),
+                                   name="team_ordered_distinct"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Team {self.player_low_id}+{self.player_high_id}"
+
+
+class Series(models.Model):
+    """Games with the same four seats until a team reaches the target (R18)."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+        VOIDED = "voided", "Voided"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="series")
+    number = models.PositiveIntegerField()
+    # [{"position": 0, "user_id": 5 | None, "bot_level": "", "name": "alice"}, ...]
+    seats = models.JSONField()
+    team_ns = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="+", help_text="Team A, seats 0 and 2")
+    team_ew = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="+", help_text="Team B, seats 1 and 3")
+    target = models.PositiveSmallIntegerField(default=12)
+    ranked = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    first_dealer = models.PositiveSmallIntegerField()
+    loss_points_a = models.PositiveSmallIntegerField(default=0)
+    loss_points_b = models.PositiveSmallIntegerField(default=0)
+    eggs = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, blank=True, default="")  # "A", "B" or ""
+    goat = models.CharField(max_length=1, blank=True, default="")
+    state = models.JSONField(help_text="engine Series.to_dict()")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "series"
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="series_unique_number"),
+            models.CheckConstraint(condition=Q(first_dealer__gte=0) & Q(first_dealer__lte=3),
+                                   name="series_first_dealer_range"),
+            models.CheckConstraint(condition=Q(winner__in=["", "A", "B"]) & Q(goat__in=["", "A", "B"]),
+                                   name="series_team_letters"),
+        ]
+        indexes = [models.Index(fields=["status", "-started_at"], name="series_status_idx")]
+
+    def __str__(self) -> str:
+        return f"Series {self.number} at table {self.table_id}"
+
+    @property
+    def goats_with_eggs(self) -> bool:
+        """R17: the goat of a series in which eggs happened."""
+        return bool(self.goat) and self.eggs > 0
+
+
+class Game(models.Model):
+    """One deal of a series (R4–R16)."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        VOIDED = "voided", "Voided"
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(help_text="secret until the game ends (R19)")
+    algorithm = models.PositiveSmallIntegerField(help_text="seed-to-deal algorithm version (R5)")
+    dealer = models.PositiveSmallIntegerField()
+    first_leader = models.PositiveSmallIntegerField()
+    trump_card = models.CharField(max_length=2)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(help_text="engine GameState.to_dict(), a cache of the replay")
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "number"], name="game_unique_number"),
+            models.CheckConstraint(condition=Q(dealer__gte=0) & Q(dealer__lte=3),
+                                   name="game_dealer_range"),
+            models.CheckConstraint(condition=Q(first_leader__gte=0) & Q(first_leader__lte=3),
+                                   name="game_first_leader_range"),
+        ]
+        indexes = [
+            # The clock sweep: playing games whose deadline has passed.
+            models.Index(fields=["status", "turn_deadline"], name="game_deadline_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of series {self.series_id}"
+
+
+class Move(models.Model):
+    """The append-only log a game is rebuilt from; one row per applied action."""
+
+    class Kind(models.TextChoices):
+        LEAD = "lead", "Lead"
+        BEAT = "beat", "Beat"
+        DISCARD = "discard", "Discard"
+        MOLODKA = "molodka", "Molodka"
+
+    class Source(models.TextChoices):
+        PLAYER = "player", "Player"
+        BOT = "bot", "Bot"
+        TIMEOUT = "timeout", "Timeout (played by the server)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    cards = models.JSONField()
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.CheckConstraint(condition=Q(seat__gte=0) & Q(seat__lte=3),
+                                   name="move_seat_range"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="move_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} seat {self.seat} {self.kind} {self.cards}"
+
+
+class GameResult(models.Model):
+    """R16–R17 for one finished game."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="result")
+    points_a = models.PositiveSmallIntegerField()
+    points_b = models.PositiveSmallIntegerField()
+    tricks_a = models.PositiveSmallIntegerField()
+    tricks_b = models.PositiveSmallIntegerField()
+    loss_points_a = models.PositiveSmallIntegerField()
+    loss_points_b = models.PositiveSmallIntegerField()
+    eggs = models.BooleanField(default=False)
+    winner = models.CharField(max_length=1, blank=True, default="")
+    last_taker = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(points_a__lte=120) & Q(points_b__lte=120),
+                                   name="result_points_range"),
+            models.CheckConstraint(
+                condition=Q(loss_points_a__in=LOSS_POINT_VALUES) & Q(loss_points_b__in=LOSS_POINT_VALUES),
+                name="result_loss_points_values"),
+            models.CheckConstraint(condition=Q(last_taker__gte=0) & Q(last_taker__lte=3),
+                                   name="result_last_taker_range"),
+            models.CheckConstraint(condition=Q(winner__in=["", "A", "B"]), name="result_winner"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.points_a}-{self.points_b} ({self.game})"

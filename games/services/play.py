@@ -1,0 +1,176 @@
+"""Playing a move: the one way an action reaches a game (DESIGN: flow of a move).
+
+``submit_action`` (a person) and ``play_bot_turn`` (a Celery task) validate untrusted
+input, lock the Game row, check ``version`` (compare-and-set), rebuild the engine state,
+let the engine judge legality, store the Move and the new state, bump ``version``, and
+register the broadcast and the next task with ``transaction.on_commit``. An illegal or
+stale action raises a typed error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games import engine
+from games.models import Game, Move, Series
+from games.services import finish, publish, schedule
+from games.services.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidRequestError,
+    NotFoundError,
+    NotYourSeatError,
+    StaleVersionError,
+)
+
+MAX_ACTION_CARDS = 4
+
+
+def parse_action(raw: Any) -> engine.Action:
+    """Turn an untrusted ``{"kind": ..., "cards": [...]}`` into an engine Action."""
+    if not isinstance(raw, dict):
+        raise InvalidRequestError('An action is an object like {"kind": "lead", "cards": ["TD"]}.')
+    cards = raw.get("cards")
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_ACTION_CARDS or not all(
+        isinstance(c, str) and len(c) == 2 for c in cards
+    ):
+        raise InvalidRequestError("An action names 1 to 4 cards, each like \"TD\" or \"6H\".")
+    if len(set(cards)) != len(cards):
+        raise InvalidRequestError("An action cannot name the same card twice.")
+    if raw.get("kind") not in ("lead", "beat", "discard", "molodka"):
+        raise InvalidRequestError("The action kind is lead, beat, discard or molodka.")
+    try:
+        return engine.action_from_dict({"kind": raw["kind"], "cards": cards})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidRequestError(f"Not a valid action: {exc}") from None
+
+
+def _version(raw: Any) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise InvalidRequestError("version must be the non-negative integer you last saw.")
+    return raw
+
+
+def lock_game(game_id: Any) -> Game:
+    """Lock and return the game row. Call inside ``transaction.atomic``.
+
+    The row lock serialises every writer of this game (people, bots, timeouts) on
+    PostgreSQL; on SQLite the IMMEDIATE transaction does the same.
+    """
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFoundError("No such game.")
+    game = Game.objects.select_for_update().select_related("series").filter(pk=game_id).first()
+    if game is None:
+        raise NotFoundError("No such game.")
+    return game
+
+
+def seat_of_user(series: Series, user: AbstractBaseUser | None) -> int | None:
+    """The position ``user`` occupies in this series, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    for entry in series.seats:
+        if entry.get("user_id") == user.pk:
+            return int(entry["position"])
+    return None
+
+
+def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
+                  expected_version: Any) -> int:
+    """A person plays ``action`` on the version they saw. Returns the new version.
+
+    Raises NotFoundError, NotYourSeatError, GameOverError, StaleVersionError,
+    InvalidRequestError or IllegalActionError (naming the rule), changing nothing.
+    """
+    parsed = parse_action(action)
+    version = _version(expected_version)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = seat_of_user(game.series, user)
+        if seat is None:
+            raise NotYourSeatError("You do not sit at this game.")
+        _check_playable(game, version)
+        state = engine.GameState.from_dict(game.state)
+        return apply_locked(game, state, seat, parsed, Move.Source.PLAYER)
+
+
+def _check_playable(game: Game, expected_version: int) -> None:
+    if game.status != Game.Status.PLAYING:
+        raise GameOverError("This game is over.")
+    if game.version != expected_version:
+        raise StaleVersionError(
+            f"The game moved on (version {game.version}, you saw {expected_version}); "
+            "resync and try again.", game.version)
+
+
+def apply_locked(game: Game, state: engine.GameState, seat: int, action: engine.Action,
+                 source: str) -> int:
+    """Apply, store and announce one action. The caller holds the game's row lock."""
+    try:
+        new_state = engine.apply(state, seat, action)
+    except engine.IllegalActionError as exc:
+        raise IllegalActionError(str(exc)) from None
+    game.version += 1
+    Move.objects.create(game=game, seq=game.version, seat=seat, kind=action.kind,
+                        cards=[c.code for c in action.cards], source=source)
+    game.state = new_state.to_dict()
+    game.save(update_fields=["version", "state"])
+    result = engine.outcome(new_state)
+    if result is not None:
+        finish.finish_game_locked(game, new_state, result)
+    publish.on_commit_game_changed(game, new_state)
+    if result is None and bot_seats(game.series):
+        schedule.on_commit_after_change(game.pk, game.version)
+    return game.version
+
+
+def bot_seats(series: Series) -> dict[int, str]:
+    """Positions held by bots in this series, with their levels."""
+    return {int(e["position"]): e["bot_level"] for e in series.seats if e.get("bot_level")}
+
+
+def choose_bot_action(state: engine.GameState, seat: int, level: str,
+                      rng: random.Random) -> engine.Action | None:
+    """The bot at ``seat`` decides, seeing only ``observe(state, seat)`` (R19)."""
+    from games.engine.policies import get_policy
+
+    policy = get_policy(level)
+    return policy(engine.observe(state, seat), rng)
+
+
+def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
+    """Let the bots act on ``expected_version``: a bot molodka first, else the bot on turn.
+
+    Compare-and-set: a task that arrives late (the version moved on) or twice does
+    nothing and returns None.
+    """
+    version = _version(expected_version)
+    with transaction.atomic():
+        try:
+            game = lock_game(game_id)
+        except NotFoundError:
+            return None
+        if game.status != Game.Status.PLAYING or game.version != version:
+            return None
+        state = engine.GameState.from_dict(game.state)
+        bots = bot_seats(game.series)
+        rng = random.Random(f"{game.seed}:{game.version}")
+        # Out-of-turn molodkas (R11) first: they restart the trick, so they must be
+        # considered before the bot on turn plays into it.
+        for seat in sorted(bots):
+            if seat != state.turn and any(
+                isinstance(a, engine.Molodka) for a in engine.legal_actions(state, seat)
+            ):
+                choice = choose_bot_action(state, seat, bots[seat], rng)
+                if isinstance(choice, engine.Molodka):
+                    return apply_locked(game, state, seat, choice, Move.Source.BOT)
+        if state.turn is not None and state.turn in bots:
+            choice = choose_bot_action(state, state.turn, bots[state.turn], rng)
+            if choice is None:
+                choice = engine.legal_actions(state, state.turn)[0]
+            return apply_locked(game, state, state.turn, choice, Move.Source.BOT)
+        return None

@@ -1,0 +1,87 @@
+"""Broadcasts after commit. The server routes hidden data (R19), consumers never filter.
+
+Groups (a consumer follows one table across the games of its series):
+- ``table.<id>.seat.<n>``: the connection(s) of the player at position n;
+- ``table.<id>.public``: spectators and the public view;
+- ``table.<id>``: every connection at the table (refresh notices, chat);
+- ``lobby``: the lobby page.
+
+Each move sends every seat group its own ``SeatView`` and the public group the public
+view, all carrying the new ``version``, so every connection sees every version bump
+(lila's ``jsFor``) even when it may not see what changed. The channel layer delivers at
+most once: a client that sees a gap asks for a snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games import engine
+
+logger = logging.getLogger(__name__)
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def seat_group(table_id: int, position: int) -> str:
+    return f"table.{table_id}.seat.{position}"
+
+
+def public_group(table_id: int) -> str:
+    return f"table.{table_id}.public"
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    """Send, logging instead of raising: a broadcast failure must not undo a commit."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:  # noqa: BLE001 - clients resync; the move is already stored
+        logger.exception("broadcast to %s failed", group)
+
+
+def table_changed(table_id: int) -> None:
+    """Tell the lobby and every connection at the table to refresh their snapshot."""
+    _send(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
+    _send(table_group(table_id), {"type": "table.refresh"})
+
+
+def on_commit_table_changed(table_id: int) -> None:
+    transaction.on_commit(lambda: table_changed(table_id))
+
+
+def game_views(state: engine.GameState) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Each seat's view and the public view of ``state`` (the only exits of game data)."""
+    return [engine.observe(state, seat).to_dict() for seat in range(4)], \
+        engine.public_view(state).to_dict()
+
+
+def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
+    """After commit, send each seat and the spectators their view at the new version."""
+    table_id = game.series.table_id
+    game_id, version = game.pk, game.version
+    seat_views, public = game_views(state)
+    over = engine.outcome(state) is not None
+
+    def send() -> None:
+        for position, view in enumerate(seat_views):
+            _send(seat_group(table_id, position), {
+                "type": "table.event", "game_id": game_id, "version": version, "view": view})
+        _send(public_group(table_id), {
+            "type": "table.event", "game_id": game_id, "version": version, "view": public})
+        if over:
+            table_changed(table_id)
+
+    transaction.on_commit(send)
+
+
+def chat(table_id: int, message: dict[str, Any]) -> None:
+    """Relay a stored chat message to everyone at the table."""
+    _send(table_group(table_id), {"type": "table.chat", "message": message})

@@ -1,0 +1,106 @@
+"""Starting series and games (R4, R5, R15, R18).
+
+The seed of every game is drawn from ``secrets`` on its own (R5: never derived from
+another game's seed); the first dealer of a series is drawn at random (R4); in later
+games the last trick's taker leads and the dealer is the seat before him (R4, R15).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import Game, Seat, Series, Table
+from games.services import publish, schedule
+from games.services.errors import PermissionDeniedError, TableStateError
+from games.services.tables import lock_table
+
+
+def draw_seed() -> int:
+    """A fresh 63-bit seed from the OS's cryptographic source (fits a signed BIGINT)."""
+    return secrets.randbits(63)
+
+
+def seats_snapshot(seats: list[Seat]) -> list[dict[str, object]]:
+    """Who sat where when the series started: the series keeps this for ever."""
+    return [
+        {"position": s.position, "user_id": s.user_id, "bot_level": s.bot_level,
+         "name": s.occupant_label}
+        for s in seats
+    ]
+
+
+def start_series(table_id: int, user: AbstractBaseUser) -> Series:
+    """The owner starts a series once all four seats are filled."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.owner_id != getattr(user, "pk", None):
+            raise PermissionDeniedError("Only the table's owner can start the series.")
+        return start_series_locked(table)
+
+
+def start_series_locked(table: Table) -> Series:
+    """Start a series and its first game. The caller holds the table's row lock."""
+    if table.status == Table.Status.PLAYING:
+        raise TableStateError("A series is already being played at this table.")
+    if table.status == Table.Status.ABANDONED:
+        raise TableStateError("This table was closed.")
+    seats = list(Seat.objects.filter(table=table).select_related("user__profile")
+                 .order_by("position"))
+    if len(seats) != 4 or any(s.is_empty for s in seats):
+        raise TableStateError("All four seats must be filled to start.")
+    number = (table.series.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    first_dealer = secrets.randbelow(4)  # R4: the first dealer is chosen at random
+    state = engine.new_series(target=table.series_target, first_dealer=first_dealer)
+    series = Series.objects.create(
+        table=table, number=number, seats=seats_snapshot(seats), target=table.series_target,
+        ranked=table.kind == Table.Kind.RANKED, first_dealer=first_dealer,
+        state=state.to_dict(),
+    )
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "updated_at"])
+    create_game_locked(series)
+    publish.on_commit_table_changed(table.pk)
+    return series
+
+
+def create_game_locked(series: Series) -> Game:
+    """Deal the series' next game. The caller holds the table lock or the series row."""
+    state = engine.Series.from_dict(series.state)
+    number = series.games.count() + 1
+    dealer, leader = state.next_dealer, state.next_leader
+    seed = draw_seed()
+    game_state = engine.new_game(seed, dealer, leader)
+    game = Game.objects.create(
+        series=series, number=number, seed=seed, algorithm=engine.ALGORITHM_VERSION,
+        dealer=dealer, first_leader=leader, trump_card=game_state.trump_card.code,
+        state=game_state.to_dict(),
+    )
+    if any(entry.get("bot_level") for entry in series.seats):
+        schedule.on_commit_after_change(game.pk, game.version)
+    return game
+
+
+def start_next_game(series_id: int, after_number: int) -> Game | None:
+    """Deal game ``after_number + 1`` if the series goes on and it is not dealt yet.
+
+    Idempotent (a delayed task and the sweep may both call it): the series row lock and
+    the existing-games check make a second call a no-op.
+    """
+    with transaction.atomic():
+        series = Series.objects.select_for_update().filter(pk=series_id).first()
+        if series is None or series.status != Series.Status.PLAYING:
+            return None
+        if series.games.filter(number__gt=after_number).exists():
+            return None
+        last = series.games.filter(number=after_number).first()
+        if last is None or last.status == Game.Status.PLAYING:
+            return None
+        game = create_game_locked(series)
+        Table.objects.filter(pk=series.table_id).update(updated_at=timezone.now())
+        publish.on_commit_table_changed(series.table_id)
+        return game

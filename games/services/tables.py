@@ -1,0 +1,261 @@
+"""Tables and seats: create a table, sit down, move, leave, add and remove bots, kick.
+
+Every public function validates its untrusted input, then takes the table's row lock
+(``select_for_update``; on SQLite the IMMEDIATE transaction serialises writers instead)
+so that two people racing for the last seat cannot both get it. Lobby broadcasts are
+registered with ``transaction.on_commit`` and so never announce a rolled-back change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import BotLevel, Seat, Table
+from games.services import publish
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    SeatTakenError,
+    TableStateError,
+)
+
+NAME_MAX_LENGTH = 60
+CASUAL_TARGETS = (6, 12, 18)
+CLOCKS = (None, 15, 30, 60)
+RANKED_CLOCKS = (15, 30)
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What the creator chooses; validated by :func:`validate_settings`."""
+
+    name: str
+    kind: str = Table.Kind.CASUAL
+    visibility: str = Table.Visibility.PUBLIC
+    turn_seconds: int | None = None
+    series_target: int = 12
+    start_when_full: bool = False
+
+
+def validate_settings(s: TableSettings) -> TableSettings:
+    """Return cleaned settings or raise InvalidRequestError naming the bad field."""
+    name = " ".join(str(s.name or "").split())
+    if not name:
+        raise InvalidRequestError("Give the table a name.")
+    if len(name) > NAME_MAX_LENGTH:
+        raise InvalidRequestError(f"A table name has at most {NAME_MAX_LENGTH} characters.")
+    if s.kind not in Table.Kind.values:
+        raise InvalidRequestError("Choose casual or ranked.")
+    if s.visibility not in Table.Visibility.values:
+        raise InvalidRequestError("Choose public or private.")
+    if s.kind == Table.Kind.RANKED:
+        if s.turn_seconds not in RANKED_CLOCKS:
+            raise InvalidRequestError("A ranked table has a 15 or 30 second clock.")
+        if s.series_target != 12:
+            raise InvalidRequestError("A ranked series is played to 12 (R18).")
+    else:
+        if s.turn_seconds not in CLOCKS:
+            raise InvalidRequestError("The turn clock is none, 15, 30 or 60 seconds.")
+        if s.series_target not in CASUAL_TARGETS:
+            raise InvalidRequestError("A casual series is played to 6, 12 or 18 (R18).")
+    return TableSettings(name=name, kind=s.kind, visibility=s.visibility,
+                         turn_seconds=s.turn_seconds, series_target=s.series_target,
+                         start_when_full=bool(s.start_when_full))
+
+
+def _require_user(user: AbstractBaseUser | None) -> AbstractBaseUser:
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in to do that.")
+    return user
+
+
+def _has_verified_email(user: AbstractBaseUser) -> bool:
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, verified=True).exists()
+
+
+def create_table(owner: AbstractBaseUser, settings: TableSettings) -> Table:
+    """Create a table with four empty seats; the owner does not sit automatically."""
+    owner = _require_user(owner)
+    clean = validate_settings(settings)
+    if clean.kind == Table.Kind.RANKED and not _has_verified_email(owner):
+        raise PermissionDeniedError("Verify your email address to play ranked.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            owner=owner, name=clean.name, kind=clean.kind, visibility=clean.visibility,
+            turn_seconds=clean.turn_seconds, series_target=clean.series_target,
+            start_when_full=clean.start_when_full,
+            bots_allowed=clean.kind != Table.Kind.RANKED,
+        )
+        Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(4))
+        publish.on_commit_table_changed(table.pk)
+    return table
+
+
+def lock_table(table_id: int) -> Table:
+    """Lock and return the table row. Call inside ``transaction.atomic``."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise NotFoundError("No such table.") from None
+
+
+def _seats(table: Table) -> list[Seat]:
+    return list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
+
+
+def _position(position: object) -> int:
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= 3:
+        raise InvalidRequestError("A seat is a number from 0 to 3.")
+    return position
+
+
+def _require_open(table: Table) -> None:
+    if table.status != Table.Status.OPEN:
+        raise TableStateError("The series has started: seats can no longer change.")
+
+
+def _require_owner(table: Table, user: AbstractBaseUser) -> None:
+    if table.owner_id != user.pk:
+        raise PermissionDeniedError("Only the table's owner can do that.")
+
+
+def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
+    """Sit at ``position``; a player already seated at this table moves there (R1)."""
+    user = _require_user(user)
+    position = _position(position)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_open(table)
+        if table.kind == Table.Kind.RANKED and not _has_verified_email(user):
+            raise PermissionDeniedError("Verify your email address to play ranked.")
+        seats = _seats(table)
+        target = seats[position]
+        if target.user_id == user.pk:
+            return target
+        if not target.is_empty:
+            raise SeatTakenError("That seat is taken.")
+        for seat in seats:
+            if seat.user_id == user.pk:
+                seat.user = None
+                seat.joined_at = None
+                seat.save(update_fields=["user", "joined_at"])
+        target.user = user
+        target.joined_at = timezone.now()
+        try:
+            with transaction.atomic():
+                target.save(update_fields=["user", "joined_at"])
+        except IntegrityError:
+            raise SeatTakenError("You already sit at this table.") from None
+        _after_seat_change(table)
+    return target
+
+
+def leave_seat(table_id: int, user: AbstractBaseUser) -> None:
+    """Stand up before the series starts."""
+    user = _require_user(user)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_open(table)
+        updated = Seat.objects.filter(table=table, user=user).update(user=None, joined_at=None)
+        if not updated:
+            raise InvalidRequestError("You are not seated at this table.")
+        _touch(table)
+
+
+def add_bot(table_id: int, owner: AbstractBaseUser, position: int, level: str) -> Seat:
+    """The owner puts a bot of ``level`` on a free seat (never at a ranked table)."""
+    owner = _require_user(owner)
+    position = _position(position)
+    if level not in BotLevel.values:
+        raise InvalidRequestError(
+            f"Unknown bot level; choose one of {', '.join(BotLevel.values)}.")
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_owner(table, owner)
+        _require_open(table)
+        if not table.bots_allowed:
+            raise PermissionDeniedError("Bots cannot sit at a ranked table.")
+        seats = _seats(table)
+        seat = seats[position]
+        if not seat.is_empty:
+            raise SeatTakenError("That seat is taken.")
+        seat.bot_level = level
+        seat.joined_at = timezone.now()
+        seat.save(update_fields=["bot_level", "joined_at"])
+        _after_seat_change(table)
+    return seat
+
+
+def remove_bot(table_id: int, owner: AbstractBaseUser, position: int) -> None:
+    """The owner takes a bot off its seat before the start."""
+    owner = _require_user(owner)
+    position = _position(position)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_owner(table, owner)
+        _require_open(table)
+        seat = _seats(table)[position]
+        if not seat.is_bot:
+            raise InvalidRequestError("There is no bot on that seat.")
+        seat.bot_level = ""
+        seat.joined_at = None
+        seat.save(update_fields=["bot_level", "joined_at"])
+        _touch(table)
+
+
+def kick(table_id: int, owner: AbstractBaseUser, position: int) -> None:
+    """The owner removes a player (or bot) from a seat before the start."""
+    owner = _require_user(owner)
+    position = _position(position)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_owner(table, owner)
+        _require_open(table)
+        seat = _seats(table)[position]
+        if seat.is_empty:
+            raise InvalidRequestError("That seat is already empty.")
+        seat.user = None
+        seat.bot_level = ""
+        seat.joined_at = None
+        seat.save(update_fields=["user", "bot_level", "joined_at"])
+        _touch(table)
+
+
+def update_settings(table_id: int, owner: AbstractBaseUser, settings: TableSettings) -> Table:
+    """The owner changes the table's settings before the start."""
+    owner = _require_user(owner)
+    clean = validate_settings(settings)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_owner(table, owner)
+        _require_open(table)
+        if clean.kind != table.kind:
+            raise InvalidRequestError("A table cannot switch between casual and ranked.")
+        for field in ("name", "visibility", "turn_seconds", "series_target", "start_when_full"):
+            setattr(table, field, getattr(clean, field))
+        table.save()
+        publish.on_commit_table_changed(table.pk)
+    return table
+
+
+def _touch(table: Table) -> None:
+    table.save(update_fields=["updated_at"])
+    publish.on_commit_table_changed(table.pk)
+
+
+def _after_seat_change(table: Table) -> None:
+    """Broadcast the change; start the series when the table fills and the owner asked."""
+    _touch(table)
+    full = all(not s.is_empty for s in Seat.objects.filter(table=table))
+    if full and table.start_when_full:
+        from games.services import series as series_service
+
+        series_service.start_series_locked(table)
+

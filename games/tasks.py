@@ -1,0 +1,47 @@
+"""Celery tasks: thin, idempotent wrappers that validate their arguments and call a service.
+
+Each carries ids and the version it was scheduled for; the service re-locks the row
+and does nothing if the game moved on, so a task delivered twice or late is harmless
+(STACK-NOTES item 3: redelivery after a worker dies is expected).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+logger = logging.getLogger(__name__)
+
+
+def _positive_int(value: object, name: str) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        logger.warning("task argument %s=%r refused: not a non-negative integer", name, value)
+        return None
+    return value
+
+
+@shared_task(name="games.bot_turn", acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def bot_turn_task(game_id: object, expected_version: object) -> None:
+    """Let the bots of ``game_id`` act on ``expected_version`` (no-op if it moved on)."""
+    gid = _positive_int(game_id, "game_id")
+    version = _positive_int(expected_version, "expected_version")
+    if gid is None or version is None:
+        return
+    from games.services import play
+
+    play.play_bot_turn(gid, version)
+
+
+@shared_task(name="games.next_game", acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def next_game_task(series_id: object, finished_number: object) -> None:
+    """Deal the next game of a series once (no-op if it exists or the series ended)."""
+    sid = _positive_int(series_id, "series_id")
+    number = _positive_int(finished_number, "finished_number")
+    if sid is None or number is None:
+        return
+    from games.services import series
+
+    series.start_next_game(sid, number)
