@@ -12,4 +12,10 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("", include("games.urls")),
+    path("rules/", views.rules, name="rules"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("clubs/", views.clubs, name="clubs"),
+    # /@/<username>, /account/settings/, /account/delete/ (namespace "accounts").
+    path("", include("accounts.urls")),
 ]

@@ -1,0 +1,113 @@
+"""Admin for the games app. The Move log and results are read-only: they are history.
+
+Changes to game data go through services; the admin here is for looking, searching
+and (in the moderation issue) calling moderation services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import ChatMessage, Game, GameResult, Move, Seat, Series, Table, Team
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """No add, change or delete: the rows are an append-only record."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    readonly_fields = ["position", "user", "bot_level", "joined_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "owner", "kind", "visibility", "status", "turn_seconds",
+                    "series_target", "updated_at"]
+    list_filter = ["kind", "visibility", "status", "turn_seconds", "series_target"]
+    search_fields = ["name", "owner__username"]
+    readonly_fields = ["invite_token", "created_at", "updated_at"]
+    inlines = [SeatInline]
+    list_select_related = ["owner"]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["table", "position", "user", "bot_level", "joined_at"]
+    list_filter = ["bot_level"]
+    search_fields = ["user__username", "table__name"]
+
+
+@admin.register(Team)
+class TeamAdmin(ReadOnlyAdmin):
+    list_display = ["id", "player_low", "player_high", "created_at"]
+    search_fields = ["player_low__username", "player_high__username"]
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    extra = 0
+    can_delete = False
+    fields = ["number", "status", "dealer", "first_leader", "trump_card", "version"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyAdmin):
+    list_display = ["id", "table", "number", "status", "ranked", "loss_points_a",
+                    "loss_points_b", "eggs", "goat", "started_at", "finished_at"]
+    list_filter = ["status", "ranked", "goat"]
+    search_fields = ["table__name"]
+    inlines = [GameInline]
+    date_hierarchy = "started_at"
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["id", "series", "number", "status", "dealer", "first_leader", "trump_card",
+                    "version", "started_at", "finished_at"]
+    list_filter = ["status", "algorithm"]
+    search_fields = ["series__table__name"]
+    date_hierarchy = "started_at"
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = ["game", "seq", "seat", "kind", "cards", "source", "created_at"]
+    list_filter = ["kind", "source"]
+    search_fields = ["game__id"]
+
+
+@admin.register(GameResult)
+class GameResultAdmin(ReadOnlyAdmin):
+    list_display = ["game", "points_a", "points_b", "tricks_a", "tricks_b", "loss_points_a",
+                    "loss_points_b", "eggs", "winner", "last_taker"]
+    list_filter = ["eggs", "winner"]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["table", "user", "text", "hidden", "created_at"]
+    list_filter = ["hidden"]
+    search_fields = ["text", "user__username", "table__name"]
+    readonly_fields = ["table", "user", "text", "created_at"]

@@ -1,0 +1,221 @@
+"""The live table over WebSockets (protocol: games/WEBSOCKET.md).
+
+The consumer does no game logic: it authenticates from ``scope``, checks the frame's
+shape, calls one service through ``database_sync_to_async`` and maps typed errors to
+``error`` frames. Hidden data is routed by the server into per-seat groups
+(games/services/publish.py); this consumer forwards what its groups receive.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import selectors
+from games.models import Table
+from games.services import chat, play, publish
+from games.services.errors import ServiceError, StaleVersionError
+
+MAX_FRAME_BYTES = 4096
+# Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
+# empties it five times is closed (4008). Normal play sends a few frames a minute.
+BUCKET_SIZE = 20.0
+REFILL_PER_SECOND = 10.0
+MAX_FLOOD_STRIKES = 5
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4008
+
+
+def _load_table(table_id: int) -> Table | None:
+    return Table.objects.select_related("owner").filter(pk=table_id).first()
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One connection to ``ws/table/<id>/``: a seated player or a spectator."""
+
+    table_id: int
+    position: int | None
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.position = None
+        self.groups_joined = []
+        self.tokens = BUCKET_SIZE
+        self.last_refill = time.monotonic()
+        self.flood_strikes = 0
+        table = await database_sync_to_async(_load_table)(self.table_id)
+        if table is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        session = self.scope.get("session")
+        invited = set(session.get("invited_tables", [])) if session is not None else set()
+        if not await database_sync_to_async(selectors.may_view_table)(table, self.user, invited):
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.accept()
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # --- subscriptions ---------------------------------------------------------------
+    async def _subscribe(self, position: int | None) -> None:
+        """Join the table group plus exactly one of: this seat's group or the public one."""
+        wanted = [publish.table_group(self.table_id),
+                  publish.seat_group(self.table_id, position) if position is not None
+                  else publish.public_group(self.table_id)]
+        for group in self.groups_joined:
+            if group not in wanted:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        for group in wanted:
+            if group not in self.groups_joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined = wanted
+        self.position = position
+
+    async def send_snapshot(self) -> None:
+        snapshot = await database_sync_to_async(self._build_snapshot)()
+        if snapshot is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self._subscribe(snapshot["you"]["position"])
+        await self.send_json(snapshot)
+
+    def _build_snapshot(self) -> dict[str, Any] | None:
+        table = _load_table(self.table_id)
+        if table is None:
+            return None
+        return selectors.table_snapshot(table, self.user)
+
+    # --- client frames ---------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        if not self._take_token():
+            self.flood_strikes += 1
+            if self.flood_strikes >= MAX_FLOOD_STRIKES:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self.send_error("rate_limited", "Too many frames; slow down.")
+            return
+        if text_data is None:
+            await self.send_error("bad_frame", "Send JSON text frames, not binary.")
+            return
+        if len(text_data.encode("utf-8", "replace")) > MAX_FRAME_BYTES:
+            await self.send_error("bad_frame", f"A frame has at most {MAX_FRAME_BYTES} bytes.")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self.send_error("bad_frame", "That frame is not valid JSON.")
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_error("bad_frame", 'A frame is a JSON object with a "type".')
+            return
+        handler = {
+            "act": self.on_act, "resync": self.on_resync, "chat": self.on_chat,
+            "ping": self.on_ping,
+        }.get(content["type"])
+        if handler is None:
+            await self.send_error("unknown_type",
+                                  f"Unknown frame type {content['type'][:40]!r}.")
+            return
+        await handler(content)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BUCKET_SIZE, self.tokens + (now - self.last_refill) * REFILL_PER_SECOND)
+        self.last_refill = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def on_act(self, content: dict[str, Any]) -> None:
+        if "action" not in content or "version" not in content:
+            await self.send_error("invalid", 'An act frame needs "action" and "version".')
+            return
+        game_id = content.get("game_id")
+        try:
+            if game_id is None:
+                game_id = await database_sync_to_async(self._current_game_id)()
+                if game_id is None:
+                    await self.send_error("no_game", "No game is being played at this table.")
+                    return
+            elif not await database_sync_to_async(self._game_is_here)(game_id):
+                await self.send_error("not_found", "That game is not at this table.")
+                return
+            await database_sync_to_async(play.submit_action)(
+                game_id, self.user, content["action"], content["version"])
+        except StaleVersionError as exc:
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message,
+                                  "current_version": exc.current_version})
+        except ServiceError as exc:
+            await self.send_error(exc.code, exc.message)
+
+    def _current_game_id(self) -> int | None:
+        table = _load_table(self.table_id)
+        game = selectors.current_game(selectors.current_series(table)) if table else None
+        return game.pk if game is not None else None
+
+    def _game_is_here(self, game_id: Any) -> bool:
+        from games.models import Game
+
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            return False
+        return Game.objects.filter(pk=game_id, series__table_id=self.table_id).exists()
+
+    async def on_resync(self, content: dict[str, Any]) -> None:
+        await self.send_snapshot()
+
+    async def on_chat(self, content: dict[str, Any]) -> None:
+        try:
+            await database_sync_to_async(chat.post_message)(
+                self.table_id, self.user, content.get("text"))
+        except ServiceError as exc:
+            await self.send_error(exc.code, exc.message)
+
+    async def on_ping(self, content: dict[str, Any]) -> None:
+        nonce = content.get("nonce")
+        await self.send_json({"type": "pong",
+                              "nonce": nonce if isinstance(nonce, (str, int)) else None})
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    # --- group messages (type "table.event" -> table_event) ----------------------------
+    async def table_event(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "event", "game_id": event["game_id"],
+                              "version": event["version"], "view": event["view"]})
+
+    async def table_refresh(self, event: dict[str, Any]) -> None:
+        await self.send_snapshot()
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", "message": event["message"]})
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """``ws/lobby/``: tells the lobby page that a table changed, so it refreshes its list."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        await self.send_json({"type": "error", "code": "unknown_type",
+                              "message": "The lobby socket only sends."})
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "lobby.changed", "table_id": event["table_id"]})

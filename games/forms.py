@@ -1,0 +1,44 @@
+"""Forms for the lobby. Validation of the game rules themselves lives in the services."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games.models import BotLevel, Table
+
+
+class CreateTableForm(forms.Form):
+    """Create a table: ranked is shown but disabled until ranked play lands (issue 7)."""
+
+    name = forms.CharField(max_length=60, initial="Kozel table")
+    kind = forms.ChoiceField(choices=Table.Kind.choices, initial=Table.Kind.CASUAL,
+                             help_text="Ranked play is coming soon.")
+    visibility = forms.ChoiceField(choices=Table.Visibility.choices,
+                                   initial=Table.Visibility.PUBLIC, widget=forms.RadioSelect)
+    turn_seconds = forms.TypedChoiceField(
+        choices=[("", "No clock"), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")],
+        coerce=int, empty_value=None, required=False, initial="", label="Turn clock")
+    series_target = forms.TypedChoiceField(
+        choices=[("6", "6"), ("12", "12"), ("18", "18")], coerce=int, initial="12",
+        label="Series to (loss points)")
+    start_when_full = forms.BooleanField(required=False, initial=False,
+                                         label="Start automatically when all four seats are filled")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["kind"].widget.attrs["disabled"] = "disabled"
+        self.fields["kind"].required = False
+
+    def clean_kind(self) -> str:
+        # The field is disabled in the page; only casual tables can be created for now.
+        return Table.Kind.CASUAL
+
+
+class PositionForm(forms.Form):
+    """A seat position 0–3 posted by a lobby button."""
+
+    position = forms.TypedChoiceField(choices=[(str(i), str(i)) for i in range(4)], coerce=int)
+
+
+class AddBotForm(PositionForm):
+    level = forms.ChoiceField(choices=BotLevel.choices, initial=BotLevel.RANDOM)

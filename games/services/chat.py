@@ -1,0 +1,51 @@
+"""Table chat: validate, rate-limit, store, relay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.db import transaction
+
+from games.conf import game_settings
+from games.models import ChatMessage, Table
+from games.services import publish
+from games.services.errors import InvalidRequestError, PermissionDeniedError, ServiceError
+
+RATE_COUNT = 5
+RATE_WINDOW_SECONDS = 10
+
+
+class RateLimitedError(ServiceError):
+    """Too many messages in a short time."""
+
+    code = "rate_limited"
+
+
+def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dict[str, Any]:
+    """Store and relay a chat line; the text is stored raw and escaped by every renderer."""
+    from games.selectors import chat_dict
+
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in to chat.")
+    if not isinstance(text, str):
+        raise InvalidRequestError("A chat message is text.")
+    clean = " ".join(text.split())
+    limit = game_settings.CHAT_MAX_LENGTH
+    if not clean:
+        raise InvalidRequestError("Say something first.")
+    if len(clean) > limit:
+        raise InvalidRequestError(f"A chat message has at most {limit} characters.")
+    key = f"chat-rate:{user.pk}"
+    cache.add(key, 0, RATE_WINDOW_SECONDS)
+    if cache.incr(key) > RATE_COUNT:
+        raise RateLimitedError("You are sending messages too fast; wait a few seconds.")
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise InvalidRequestError("No such table.")
+        message = ChatMessage.objects.create(table=table, user=user, text=clean)
+        payload = chat_dict(message)
+        transaction.on_commit(lambda: publish.chat(table_id, payload))
+    return payload

@@ -1,0 +1,130 @@
+"""Lobby, table and replay pages. Views parse, authorize, call one service and render."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors
+from games.forms import AddBotForm, CreateTableForm, PositionForm
+from games.models import Game, Table
+from games.services import series as series_service
+from games.services import tables as table_service
+from games.services.errors import ServiceError
+
+
+def _invited(request: HttpRequest) -> set[int]:
+    return set(request.session.get("invited_tables", []))
+
+
+def _viewable_table(request: HttpRequest, table_id: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
+    if not selectors.may_view_table(table, request.user, _invited(request)):
+        raise Http404("No such table.")
+    return table
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open and running public tables; the list refreshes live (ws/lobby/ + htmx)."""
+    template = "games/_lobby_list.html" if request.htmx else "games/lobby.html"
+    return render(request, template, {"tables": selectors.lobby_tables()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = table_service.create_table(request.user, table_service.TableSettings(
+                name=data["name"], kind=data["kind"], visibility=data["visibility"],
+                turn_seconds=data["turn_seconds"], series_target=data["series_target"],
+                start_when_full=data["start_when_full"]))
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("games:table", table_id=table.pk)
+    return render(request, "games/create_table.html", {"form": form})
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _viewable_table(request, table_id)
+    snapshot = selectors.table_snapshot(table, request.user)
+    return render(request, "games/table.html", {
+        "table": table,
+        "initial_snapshot": snapshot,
+        "ws_path": f"/ws/table/{table.pk}/",
+    })
+
+
+@require_GET
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """A private table's invite link: remember it in the session, then show the table."""
+    table = Table.objects.filter(invite_token=token).first()
+    if table is None:
+        raise Http404("This invite link is not valid.")
+    invited = request.session.get("invited_tables", [])
+    if table.pk not in invited:
+        request.session["invited_tables"] = [*invited, table.pk][-50:]
+    return redirect("games:table", table_id=table.pk)
+
+
+def _table_action(run: Callable[[HttpRequest, int, Any], object],
+                  form_class: type[PositionForm] | None = None) -> Callable[..., HttpResponse]:
+    """A POST endpoint that validates a form, calls one service and redirects back."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, table_id: int) -> HttpResponse:
+        _viewable_table(request, table_id)
+        data: Any = None
+        if form_class is not None:
+            form = form_class(request.POST)
+            if not form.is_valid():
+                messages.error(request, "That request was not valid: "
+                               + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+                return redirect("games:table", table_id=table_id)
+            data = form.cleaned_data
+        try:
+            run(request, table_id, data)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        if request.headers.get("Accept", "").startswith("application/json"):
+            return HttpResponse(status=204)
+        return HttpResponseRedirect(reverse("games:table", args=[table_id]))
+
+    return view
+
+
+sit = _table_action(lambda r, t, d: table_service.take_seat(t, r.user, d["position"]),
+                    PositionForm)
+leave = _table_action(lambda r, t, d: table_service.leave_seat(t, r.user))
+add_bot = _table_action(lambda r, t, d: table_service.add_bot(t, r.user, d["position"],
+                                                              d["level"]), AddBotForm)
+remove_bot = _table_action(lambda r, t, d: table_service.remove_bot(t, r.user, d["position"]),
+                           PositionForm)
+kick = _table_action(lambda r, t, d: table_service.kick(t, r.user, d["position"]), PositionForm)
+start = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
+again = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a finished game with every hand open (R19 allows it after the end)."""
+    game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
+    _viewable_table(request, game.series.table_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404("The replay opens when the game is over.")
+    record, frames = selectors.replay_frames(game)
+    return render(request, "games/replay.html", {"game": game, "record": record,
+                                                  "frames": frames})
