@@ -1,0 +1,47 @@
+"""Test-only hooks, refused unless ``settings.KOZEL_TEST_HOOKS`` (never in production).
+
+``setup_position`` lets a browser test put a known position on a live table (e.g. a
+molodka hand) so that a rule can be exercised from the UI deterministically.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import engine
+from games.conf import game_settings
+from games.models import Game
+from games.services import publish, schedule
+from games.services.errors import InvalidRequestError, PermissionDeniedError
+from games.services.play import bot_seats
+
+
+def setup_position(table_id: int, position: dict[str, Any]) -> Game:
+    """Replace the table's current game state with ``position`` (conformance format).
+
+    The game's move log no longer replays from its seed afterwards, so this exists only
+    for tests.
+    """
+    if not game_settings.TEST_HOOKS:
+        raise PermissionDeniedError("Test hooks are disabled.")
+    try:
+        state = engine.game_from_position(position)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidRequestError(f"Not a valid position: {exc}") from None
+    with transaction.atomic():
+        game = (Game.objects.select_for_update().select_related("series")
+                .filter(series__table_id=table_id, status=Game.Status.PLAYING)
+                .order_by("-id").first())
+        if game is None:
+            raise InvalidRequestError("No game is being played at this table.")
+        game.moves.all().delete()
+        game.version += 1
+        game.state = state.to_dict()
+        game.trump_card = state.trump_card.code
+        game.save(update_fields=["version", "state", "trump_card"])
+        publish.on_commit_game_changed(game, state)
+        if bot_seats(game.series):
+            schedule.on_commit_after_change(game.pk, game.version)
+    return game
