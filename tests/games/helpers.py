@@ -1,0 +1,66 @@
+"""Helpers for game tests: start a series at a table and drive it through the services."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games import engine
+from games.models import Game, Seat, Series
+from games.services import series as series_service
+from games.services import tables
+
+CARD_CODE = re.compile(r"^[6789TJQKA][CDHS]$")
+
+
+def start_with_bots(owner, levels=("random", "random", "random"), *, name="Bots",
+                    target=12) -> Series:
+    """owner sits at 0, bots at 1–3, series started."""
+    table = tables.create_table(owner, tables.TableSettings(name=name, series_target=target))
+    tables.take_seat(table.pk, owner, 0)
+    for position, level in enumerate(levels, start=1):
+        tables.add_bot(table.pk, owner, position, level)
+    return series_service.start_series(table.pk, owner)
+
+
+def current_game(series: Series) -> Game:
+    return series.games.order_by("-number").first()
+
+
+def state_of(game: Game) -> engine.GameState:
+    game.refresh_from_db()
+    return engine.GameState.from_dict(game.state)
+
+
+def users_by_position(series: Series) -> dict[int, Any]:
+    from django.contrib.auth import get_user_model
+
+    users = {u.pk: u for u in get_user_model().objects.all()}
+    return {e["position"]: users[e["user_id"]] for e in series.seats if e.get("user_id")}
+
+
+def first_legal(state: engine.GameState, seat: int, kind: str | None = None) -> engine.Action:
+    for action in engine.legal_actions(state, seat):
+        if kind is None or action.kind == kind:
+            return action
+    raise AssertionError(f"seat {seat} has no legal {kind or ''} action")
+
+
+def card_codes_in(obj: Any) -> set[str]:
+    """Every string in a JSON-like value that is a card code."""
+    found: set[str] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, str) and CARD_CODE.match(item):
+            found.add(item)
+    return found
+
+
+def seat_positions(table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).order_by("position"))

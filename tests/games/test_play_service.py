@@ -1,0 +1,221 @@
+"""games.services.play.submit_action: legal, illegal, stale, wrong seat, double submit."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import close_old_connections
+
+from games import engine
+from games.models import Game, Move, Series
+from games.services import play
+from games.services import series as series_service
+from games.services.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidRequestError,
+    NotFoundError,
+    NotYourSeatError,
+    StaleVersionError,
+)
+from tests.games.helpers import current_game, first_legal, state_of, users_by_position
+
+
+@pytest.fixture
+def series(cast, full_table) -> Series:
+    return series_service.start_series(full_table.pk, cast.alice)
+
+
+def test_r4_r5_start_series_deals_a_game_with_a_secret_seed(series):
+    game = current_game(series)
+    state = state_of(game)
+    assert game.number == 1 and game.version == 0
+    assert series.first_dealer == game.dealer
+    assert game.first_leader == (game.dealer + 1) % 4  # R4
+    assert engine.observe(state, 0).to_dict()["hand_sizes"] == [4, 4, 4, 4]  # R5
+    assert engine.observe(state, 0).to_dict()["stock_size"] == 20  # R5
+    other = series_service.draw_seed()
+    assert other != game.seed and 0 <= game.seed < 2**63
+
+
+def test_legal_action_is_applied_and_logged(series):
+    game = current_game(series)
+    state = state_of(game)
+    users = users_by_position(series)
+    leader = state.turn
+    action = first_legal(state, leader, "lead")
+    version = play.submit_action(game.pk, users[leader], action.to_dict(), 0)
+    assert version == 1
+    game.refresh_from_db()
+    assert game.version == 1
+    move = Move.objects.get(game=game)
+    assert (move.seq, move.seat, move.kind) == (1, leader, "lead")
+    assert sorted(move.cards) == sorted(c.code for c in action.cards)
+    assert state_of(game).to_dict() == engine.apply(state, leader, action).to_dict()
+
+
+def test_illegal_action_names_the_rule_and_changes_nothing(series):
+    game = current_game(series)
+    state = state_of(game)
+    users = users_by_position(series)
+    leader = state.turn
+    hand = engine.observe(state, leader).to_dict()["hand"]
+    # R9: a beat when nothing was led is not legal; a lead of cards not in hand neither.
+    not_mine = next(c.code for c in engine.parse_cards(
+        ["6C", "7C", "8C", "9C", "JC", "QC", "KC", "TC", "AC", "6H", "7H", "8H", "9H", "JH"])
+        if c.code not in hand)
+    for bad in ({"kind": "beat", "cards": hand[:1]}, {"kind": "lead", "cards": [not_mine]}):
+        with pytest.raises(IllegalActionError) as info:
+            play.submit_action(game.pk, users[leader], bad, 0)
+        assert "R" in info.value.message
+    game.refresh_from_db()
+    assert game.version == 0 and Move.objects.filter(game=game).count() == 0
+
+
+def test_stale_version_is_refused(series):
+    game = current_game(series)
+    state = state_of(game)
+    users = users_by_position(series)
+    action = first_legal(state, state.turn, "lead")
+    play.submit_action(game.pk, users[state.turn], action.to_dict(), 0)
+    nxt = state_of(game)
+    with pytest.raises(StaleVersionError) as info:
+        play.submit_action(game.pk, users[nxt.turn], first_legal(nxt, nxt.turn).to_dict(), 0)
+    assert info.value.current_version == 1
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_wrong_seat_and_stranger_are_refused(series, cast):
+    game = current_game(series)
+    state = state_of(game)
+    users = users_by_position(series)
+    not_on_turn = (state.turn + 1) % 4
+    action = first_legal(state, state.turn, "lead")
+    with pytest.raises(IllegalActionError):
+        play.submit_action(game.pk, users[not_on_turn], action.to_dict(), 0)
+    with pytest.raises(NotYourSeatError):
+        play.submit_action(game.pk, cast.charlie, action.to_dict(), 0)
+    with pytest.raises(NotYourSeatError):
+        play.submit_action(game.pk, None, action.to_dict(), 0)
+    assert Move.objects.filter(game=game).count() == 0
+
+
+@pytest.mark.parametrize("bad_action, bad_version", [
+    ("lead", 0), ({"kind": "lead"}, 0), ({"kind": "lead", "cards": "AH"}, 0),
+    ({"kind": "steal", "cards": ["AH"]}, 0), ({"kind": "lead", "cards": ["ZZ"]}, 0),
+    ({"kind": "lead", "cards": ["AH", "AH"]}, 0), ({"kind": "lead", "cards": []}, 0),
+    ({"kind": "lead", "cards": ["AH"] * 5}, 0), ({"kind": "lead", "cards": ["AH"]}, "0"),
+    ({"kind": "lead", "cards": ["AH"]}, -1), ({"kind": "lead", "cards": ["AH"]}, True),
+])
+def test_malformed_input_is_refused(series, bad_action, bad_version):
+    game = current_game(series)
+    users = users_by_position(series)
+    with pytest.raises(InvalidRequestError):
+        play.submit_action(game.pk, users[0], bad_action, bad_version)
+    assert Move.objects.filter(game=game).count() == 0
+
+
+def test_unknown_game_is_not_found(series, cast):
+    with pytest.raises(NotFoundError):
+        play.submit_action(999999, cast.alice, {"kind": "lead", "cards": ["AH"]}, 0)
+    with pytest.raises(NotFoundError):
+        play.submit_action("1", cast.alice, {"kind": "lead", "cards": ["AH"]}, 0)
+
+
+def play_out_game(game: Game, users) -> engine.GameState:
+    """Play the game to its end through the service, first legal action each time."""
+    while True:
+        game.refresh_from_db()
+        state = engine.GameState.from_dict(game.state)
+        if game.status != Game.Status.PLAYING:
+            return state
+        seat = state.turn
+        play.submit_action(game.pk, users[seat], first_legal(state, seat).to_dict(),
+                           game.version)
+
+
+def test_game_over_refuses_actions_and_series_progresses(series):
+    users = users_by_position(series)
+    game = current_game(series)
+    final = play_out_game(game, users)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    result = game.result
+    assert result.points_a + result.points_b == 120  # R16
+    outcome = engine.outcome(final)
+    assert (result.loss_points_a, result.loss_points_b) == (
+        outcome.loss_points["A"], outcome.loss_points["B"])
+    with pytest.raises(GameOverError):
+        play.submit_action(game.pk, users[0], {"kind": "lead", "cards": ["AH"]}, game.version)
+    series.refresh_from_db()
+    assert (series.loss_points_a, series.loss_points_b) == (
+        result.loss_points_a, result.loss_points_b)
+    # R15: the next game is dealt by the seat before the last taker, who leads.
+    nxt = series_service.start_next_game(series.pk, game.number)
+    assert nxt is not None and nxt.number == 2
+    assert nxt.first_leader == result.last_taker
+    assert nxt.dealer == (result.last_taker - 1) % 4
+    assert nxt.seed != game.seed
+    assert series_service.start_next_game(series.pk, game.number) is None  # idempotent
+
+
+def test_r18_series_runs_to_its_target_and_names_the_goat(cast, table):
+    from games.services import tables
+
+    table.series_target = 6
+    table.save()
+    for position, user in enumerate(cast.seated):
+        tables.take_seat(table.pk, user, position)
+    series = series_service.start_series(table.pk, cast.alice)
+    users = users_by_position(series)
+    for _ in range(40):
+        game = current_game(series)
+        play_out_game(game, users)
+        series.refresh_from_db()
+        if series.status != Series.Status.PLAYING:
+            break
+        series_service.start_next_game(series.pk, game.number)
+    assert series.status == Series.Status.FINISHED
+    assert max(series.loss_points_a, series.loss_points_b) >= 6
+    loser = "A" if series.loss_points_a >= 6 else "B"
+    assert series.goat == loser and series.winner == ({"A": "B", "B": "A"}[loser])
+    table.refresh_from_db()
+    assert table.status == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_double_submission_applies_exactly_once(cast):
+    from tests.games.conftest import make_user
+
+    from games.services import tables
+
+    players = [make_user(f"p{i}") for i in range(4)]
+    t = tables.create_table(players[0], tables.TableSettings(name="race"))
+    for i, user in enumerate(players):
+        tables.take_seat(t.pk, user, i)
+    series = series_service.start_series(t.pk, players[0])
+    game = current_game(series)
+    state = state_of(game)
+    action = first_legal(state, state.turn, "lead").to_dict()
+    user = users_by_position(series)[state.turn]
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def submit() -> None:
+        barrier.wait()
+        try:
+            play.submit_action(game.pk, user, action, 0)
+            outcomes.append("applied")
+        except (StaleVersionError, IllegalActionError) as exc:
+            outcomes.append(type(exc).__name__)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["StaleVersionError", "applied"]
+    assert Move.objects.filter(game=game).count() == 1

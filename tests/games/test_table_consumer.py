@@ -1,0 +1,224 @@
+"""TableConsumer over the real ASGI app and channels-redis: snapshots, events, R19, bad frames."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import engine
+from games.models import Move
+from games.services import play
+from games.services import series as series_service
+from games.services import tables
+from kozel_site.asgi import application
+from tests.games.helpers import card_codes_in, current_game, first_legal, state_of
+from tests.games.ws import ORIGIN, connect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def seated_series(cast):
+    table = tables.create_table(cast.alice, tables.TableSettings(name="ws"))
+    for position, user in enumerate(cast.seated):
+        tables.take_seat(table.pk, user, position)
+    series = series_service.start_series(table.pk, cast.alice)
+    return table, series, current_game(series)
+
+
+@database_sync_to_async
+def game_state(game):
+    return state_of(game)
+
+
+@database_sync_to_async
+def submit(game, user, action, version):
+    return play.submit_action(game.pk, user, action, version)
+
+
+async def test_snapshot_on_connect_shows_only_own_hand(cast):
+    table, series, game = await seated_series(cast)
+    state = await game_state(game)
+    alice = await connect(table.pk, cast.alice)
+    snap = await alice.receive()
+    assert snap["type"] == "snapshot"
+    assert snap["you"]["position"] == 0 and snap["you"]["is_owner"] is True
+    view = snap["game"]["view"]
+    assert snap["game"]["version"] == 0
+    own = {c.code for c in engine.parse_cards(view["hand"])}
+    assert len(own) == 4
+    everything_else = {c for s in range(1, 4) for c in
+                       engine.observe(state, s).to_dict()["hand"]}
+    assert not (card_codes_in(snap) & everything_else)  # R19
+    spectator = await connect(table.pk, cast.charlie)
+    snap = await spectator.receive()
+    assert snap["you"]["position"] is None and snap["game"]["view"]["hand"] == []
+    await alice.close()
+    await spectator.close()
+
+
+async def test_events_reach_every_seat_and_spectators_with_the_version(cast):
+    table, series, game = await seated_series(cast)
+    seats = [await connect(table.pk, u) for u in cast.seated]
+    spectator = await connect(table.pk)
+    for rec in [*seats, spectator]:
+        await rec.receive_type("snapshot")
+    state = await game_state(game)
+    leader = state.turn
+    action = first_legal(state, leader, "lead")
+    await seats[leader].send({"type": "act", "action": action.to_dict(), "version": 0})
+    for position, rec in enumerate(seats):
+        event = await rec.receive_type("event")
+        assert event["version"] == 1 and event["game_id"] == game.pk
+        assert len(event["view"]["hand"]) == (4 - len(action.cards) if position == leader else 4)
+        assert event["view"]["table"][leader]["kind"] == "lead"
+    event = await spectator.receive_type("event")
+    assert event["version"] == 1 and event["view"]["hand"] == []
+    for rec in [*seats, spectator]:
+        await rec.close()
+
+
+async def test_resync_after_a_missed_event_equals_a_fresh_snapshot(cast):
+    """Zulip-style: a stale client that resyncs ends up exactly where a fresh one is."""
+    table, series, game = await seated_series(cast)
+    bob = await connect(table.pk, cast.bob)
+    stale = await bob.receive_type("snapshot")
+    await bob.close()  # bob misses the next events
+    users = dict(enumerate(cast.seated))
+    for version in range(3):
+        state = await game_state(game)
+        await submit(game, users[state.turn], first_legal(state, state.turn).to_dict(), version)
+    bob = await connect(table.pk, cast.bob)
+    await bob.receive_type("snapshot")
+    await bob.send({"type": "resync"})
+    resynced = await bob.receive_type("snapshot")
+    fresh_conn = await connect(table.pk, cast.bob)
+    fresh = await fresh_conn.receive_type("snapshot")
+    assert stale["game"]["version"] == 0 and resynced["game"]["version"] == 3
+    assert resynced == fresh
+    await bob.close()
+    await fresh_conn.close()
+
+
+@pytest.mark.parametrize("frame, code", [
+    ("not json", "bad_frame"),
+    ("[1, 2, 3]", "bad_frame"),
+    ('{"no": "type"}', "bad_frame"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": "act"}', "invalid"),
+    ('{"type": "act", "action": {"kind": "lead"}, "version": 0}', "invalid"),
+    ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": "x"}', "invalid"),
+    ('{"type": "act", "action": "AH", "version": 0}', "invalid"),
+    ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": 0, "game_id": 999999}', "not_found"),
+    ('{"type": "chat", "text": 5}', "invalid"),
+    ('{"type": "chat", "text": "' + "x" * 301 + '"}', "invalid"),
+    ('{"type": "chat", "text": "   "}', "invalid"),
+    ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_frame"),
+])
+async def test_bad_frames_get_an_error_and_change_nothing(cast, frame, code):
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    await alice.receive_type("snapshot")
+    await alice.communicator.send_to(text_data=frame)
+    error = await alice.receive_type("error")
+    assert error["code"] == code and error["message"]
+    assert await database_sync_to_async(Move.objects.filter(game=game).count)() == 0
+    await alice.send({"type": "ping", "nonce": 1})
+    assert (await alice.receive_type("pong"))["nonce"] == 1  # still open
+    await alice.close()
+
+
+async def test_binary_frame_is_refused(cast):
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    await alice.receive_type("snapshot")
+    await alice.communicator.send_to(bytes_data=b"\x00\x01")
+    assert (await alice.receive_type("error"))["code"] == "bad_frame"
+    await alice.close()
+
+
+async def test_someone_elses_seat_illegal_and_stale_actions(cast):
+    table, series, game = await seated_series(cast)
+    state = await game_state(game)
+    leader = state.turn
+    action = first_legal(state, leader, "lead").to_dict()
+    stranger = await connect(table.pk, cast.charlie)
+    await stranger.receive_type("snapshot")
+    await stranger.send({"type": "act", "action": action, "version": 0})
+    assert (await stranger.receive_type("error"))["code"] == "not_your_seat"
+    other = (leader + 1) % 4
+    rec = await connect(table.pk, cast.seated[other])
+    await rec.receive_type("snapshot")
+    await rec.send({"type": "act", "action": action, "version": 0})
+    illegal = await rec.receive_type("error")
+    assert illegal["code"] == "illegal" and "R" in illegal["message"]
+    lead = await connect(table.pk, cast.seated[leader])
+    await lead.receive_type("snapshot")
+    await lead.send({"type": "act", "action": action, "version": 7})
+    stale = await lead.receive_type("error")
+    assert stale["code"] == "stale" and stale["current_version"] == 0
+    assert await database_sync_to_async(Move.objects.filter(game=game).count)() == 0
+    for r in (stranger, rec, lead):
+        await r.close()
+
+
+async def test_flooding_client_is_closed(cast):
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    await alice.receive_type("snapshot")
+    for _ in range(60):
+        await alice.communicator.send_to(text_data='{"type": "ping"}')
+    closed = False
+    for _ in range(200):
+        message = await alice.communicator.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            closed = message.get("code") == 4008
+            break
+    assert closed
+
+
+async def test_private_table_refuses_strangers(cast):
+    table = await database_sync_to_async(tables.create_table)(
+        cast.alice, tables.TableSettings(name="secret", visibility="private"))
+    with pytest.raises(ConnectionRefusedError):
+        await connect(table.pk, cast.charlie)
+    with pytest.raises(ConnectionRefusedError):
+        await connect(table.pk)
+    owner = await connect(table.pk, cast.alice)
+    snap = await owner.receive_type("snapshot")
+    assert snap["table"]["invite_url"].startswith("/t/")
+    await owner.close()
+
+
+async def test_unknown_table_is_refused(cast):
+    communicator = WebsocketCommunicator(application, "/ws/table/987654/", headers=[ORIGIN])
+    connected, code = await communicator.connect(timeout=5)
+    assert not connected and code == 4404
+
+
+async def test_seat_changes_push_a_new_snapshot(cast):
+    table = await database_sync_to_async(tables.create_table)(
+        cast.alice, tables.TableSettings(name="lobby"))
+    watcher = await connect(table.pk, cast.charlie)
+    await watcher.receive_type("snapshot")
+    await database_sync_to_async(tables.take_seat)(table.pk, cast.bob, 2)
+    snap = await watcher.receive_type("snapshot")
+    assert snap["seats"][2]["user"] == "bob"
+    await watcher.close()
+
+
+async def test_chat_is_relayed_to_everyone_at_the_table(cast):
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    spectator = await connect(table.pk)
+    await alice.receive_type("snapshot")
+    await spectator.receive_type("snapshot")
+    await alice.send({"type": "chat", "text": "  good <b>luck</b>  "})
+    for rec in (alice, spectator):
+        message = (await rec.receive_type("chat"))["message"]
+        assert message["text"] == "good <b>luck</b>" and message["user"] == "alice"
+    await spectator.send({"type": "chat", "text": "hi"})
+    assert (await spectator.receive_type("error"))["code"] == "forbidden"
+    await alice.close()
+    await spectator.close()
