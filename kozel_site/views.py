@@ -1,4 +1,4 @@
-"""Site-level views: the home page and /healthz."""
+"""Site-level views: the home page, /healthz, the rules and the placeholder pages."""
 
 from __future__ import annotations
 
@@ -14,6 +14,24 @@ from kozel_site import health
 def home(request: HttpRequest) -> HttpResponse:
     """What the site is, and where to start playing."""
     return render(request, "home.html")
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of Kozel on 4 cards in the site's words, numbered R1–R19 like the engine."""
+    return render(request, "rules.html")
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Placeholder until ranked series and ratings exist."""
+    return render(request, "leaderboard.html")
+
+
+@require_GET
+def clubs(request: HttpRequest) -> HttpResponse:
+    """Placeholder until clubs and tournaments exist."""
+    return render(request, "clubs.html")
 
 
 @never_cache

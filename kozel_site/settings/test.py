@@ -19,7 +19,13 @@ from .base import DATABASES, RUN_DIR  # noqa: E402
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# locmem for in-process tests. A daphne child started by the browser tests sets
+# KOZEL_TEST_EMAIL_BACKEND to the file backend, because the test cannot read a child's
+# locmem outbox (tests/browser/conftest.py reads the files instead).
+EMAIL_BACKEND = os.environ.get(
+    "KOZEL_TEST_EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend"
+)
+EMAIL_FILE_PATH = os.environ.get("KOZEL_TEST_EMAIL_FILE_PATH", str(RUN_DIR / "test-mail"))
 KOZEL_BOT_DELAY_SECONDS = 0.0
 KOZEL_NEXT_GAME_DELAY_SECONDS = 0.0
 KOZEL_HEALTHZ_CELERY_TIMEOUT = 1.5
@@ -33,6 +39,10 @@ if _default["ENGINE"].endswith("sqlite3"):
     _default["TEST"] = {"NAME": str(RUN_DIR / "test-db.sqlite3")}
 else:
     _default["TEST"] = {"NAME": "test_" + str(_default["NAME"])}
+# A server process started by a test (tests/browser/conftest.py) is not run by pytest,
+# so nothing switches it to the test database: this flag does.
+if os.environ.get("KOZEL_USE_TEST_DATABASE") == "1":
+    _default["NAME"] = _default["TEST"]["NAME"]
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -1,0 +1,76 @@
+"""Forms for the account pages. They validate only; the services write."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
+
+from accounts.models import BIO_MAX_LENGTH, DELETED_PLAYER_NAME, Profile
+
+
+class ProfileForm(forms.ModelForm):
+    """Display name, bio, country, language: what the settings page edits."""
+
+    class Meta:
+        model = Profile
+        fields = ["display_name", "bio", "country", "preferred_language"]
+        labels = {
+            "display_name": "Display name",
+            "bio": "About you",
+            "country": "Country",
+            "preferred_language": "Language",
+        }
+        help_texts = {
+            "display_name": "Shown at tables and on your profile. Leave empty to use your "
+            "username.",
+            "bio": f"A line or two for other players, at most {BIO_MAX_LENGTH} characters.",
+            "country": "Optional.",
+        }
+        widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [("", "— not shown —"), *Profile._meta.get_field(
+            "country").choices]
+
+    def clean_display_name(self) -> str:
+        """Refuse names that hide characters or pass for a deleted account."""
+        name = " ".join(self.cleaned_data["display_name"].split())
+        if any(unicodedata.category(c) in {"Cc", "Cf", "Co", "Cs"} for c in name):
+            raise forms.ValidationError("Use letters, digits, spaces and punctuation only.")
+        if name.casefold() == DELETED_PLAYER_NAME:
+            raise forms.ValidationError("That name is reserved. Please choose another.")
+        return name
+
+    def clean_bio(self) -> str:
+        """Keep line breaks but drop other control characters."""
+        bio = self.cleaned_data["bio"].strip()
+        return "".join(c for c in bio if c in "\n\t" or unicodedata.category(c) != "Cc")
+
+
+class DeleteAccountForm(forms.Form):
+    """The confirmation step: type your username to delete your account."""
+
+    confirm_username = forms.CharField(
+        label="Type your username to confirm",
+        max_length=150,
+        strip=True,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none",
+                                      "spellcheck": "false"}),
+    )
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_confirm_username(self) -> str:
+        """It must be exactly the username (case and all): this is not undoable."""
+        typed = self.cleaned_data["confirm_username"]
+        if typed != self.user.get_username():
+            raise forms.ValidationError(
+                "That is not your username. Type it exactly as shown to delete your account."
+            )
+        return typed

@@ -1,0 +1,43 @@
+"""Signal receivers of the accounts app, all in one place (STYLE c, d).
+
+- ``post_save(sender=User, instance, created, raw, **kwargs)``: when a user is created
+  by any path (sign-up, ``createsuperuser``, admin, a test factory), create the profile
+  **after commit** via ``services.ensure_profile``. On-commit so that a rolled-back
+  user never leaves a profile behind and the hook never writes inside someone else's
+  half-done transaction. Sign-up also calls ``ensure_profile`` directly (the adapter),
+  so a freshly signed-up user has a profile even before the commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models.signals import post_save
+
+
+def _create_profile_on_commit(
+    sender: type, instance: Any, created: bool, raw: bool = False, **kwargs: Any
+) -> None:
+    if not created or raw:  # raw: loaddata must reproduce fixtures exactly
+        return
+    from accounts.services import ensure_profile
+
+    user_pk = instance.pk
+
+    def _ensure() -> None:
+        user = get_user_model().objects.filter(pk=user_pk).first()
+        if user is not None:
+            ensure_profile(user)
+
+    transaction.on_commit(_ensure)
+
+
+def connect() -> None:
+    """Connect the receivers; called once from ``AccountsConfig.ready``."""
+    post_save.connect(
+        _create_profile_on_commit,
+        sender=get_user_model(),
+        dispatch_uid="accounts.create_profile_on_commit",
+    )

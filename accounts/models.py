@@ -1,0 +1,79 @@
+"""The player's public profile, one per user.
+
+The user row is never deleted: games, moves and ratings point at it, and a finished
+game must still say who sat where. Deleting an account anonymises the user and marks
+the profile deleted instead (``accounts.services.delete_account``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.safestring import SafeString
+
+from accounts.avatars import avatar_svg
+from accounts.countries import COUNTRY_CHOICES, COUNTRY_NAMES
+
+DELETED_PLAYER_NAME = "deleted player"
+DISPLAY_NAME_MAX_LENGTH = 40
+BIO_MAX_LENGTH = 280
+
+
+class Profile(models.Model):
+    """What other players see about a user: name, avatar, a short bio, a country."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    # Blank means "show the username": most players never set one.
+    display_name = models.CharField(max_length=DISPLAY_NAME_MAX_LENGTH, blank=True)
+    bio = models.CharField(max_length=BIO_MAX_LENGTH, blank=True)
+    country = models.CharField(max_length=2, blank=True, choices=COUNTRY_CHOICES)
+    preferred_language = models.CharField(
+        max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    is_deleted = models.BooleanField(default=False, db_index=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            # An anonymised profile keeps nothing its owner wrote.
+            models.CheckConstraint(
+                condition=Q(is_deleted=False) | (Q(display_name="") & Q(bio="") & Q(country="")),
+                name="accounts_profile_deleted_is_blank",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.public_name} (#{self.user_id})"
+
+    @property
+    def public_name(self) -> str:
+        """The name every other page prints: display name, else username; never a
+        deleted account's old name."""
+        if self.is_deleted:
+            return DELETED_PLAYER_NAME
+        return self.display_name or self.user.get_username()
+
+    @property
+    def date_joined(self) -> datetime:
+        """When the account was created (kept on the user row by Django)."""
+        return self.user.date_joined
+
+    @property
+    def country_name(self) -> str:
+        """The English name of the country, or '' when none is set."""
+        return COUNTRY_NAMES.get(self.country, "")
+
+    def avatar(self, size: int = 40) -> SafeString:
+        """The initials avatar as inline SVG (see ``accounts.avatars``)."""
+        return avatar_svg(
+            name=self.public_name,
+            username=self.user.get_username(),
+            size=size,
+            deleted=self.is_deleted,
+        )

@@ -1,0 +1,63 @@
+"""Reads about players. Never writes: a user without a profile row yet gets an unsaved,
+empty one, so a page view never creates data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ObjectDoesNotExist
+
+from accounts.models import Profile
+
+
+@dataclass(frozen=True)
+class ProfileStats:
+    """The numbers on a public profile.
+
+    ``goats`` counts series this player's team lost (R18); ``eggs`` counts 60–60 games
+    this player took part in (R17).
+    """
+
+    games_played: int = 0
+    series_won: int = 0
+    series_lost: int = 0
+    goats: int = 0
+    eggs: int = 0
+
+
+def profile_stats(user: AbstractBaseUser) -> ProfileStats:
+    """The player's game statistics for the public profile.
+
+    Until the games app records finished games and series, every count is zero. The
+    issues that add game results replace this body with queries over those rows; the
+    return type is the contract the profile template relies on.
+    """
+    return ProfileStats()
+
+
+def profile_for(user: AbstractBaseUser) -> Profile:
+    """The user's profile, or an unsaved blank one if the row does not exist yet.
+
+    Users created outside sign-up get their row from an on-commit hook, which a page
+    may beat; this keeps such pages working without writing on a read.
+    """
+    try:
+        return user.profile  # type: ignore[attr-defined,no-any-return]
+    except ObjectDoesNotExist:
+        return Profile(user=user)
+
+
+def user_by_username(username: str) -> AbstractBaseUser | None:
+    """The user with exactly this username, else the only case-insensitive match, else None.
+
+    allauth keeps usernames unique regardless of case, so the fallback is unambiguous
+    for accounts created through sign-up; it lets ``/@/Alice`` find ``alice``.
+    """
+    users = get_user_model().objects.select_related("profile")
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    matches = list(users.filter(username__iexact=username)[:2])
+    return matches[0] if len(matches) == 1 else None

@@ -1,0 +1,90 @@
+"""Account pages: the public profile, the settings page and account deletion.
+
+Each view parses and authorizes, calls one service or selector, and renders.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts import selectors, services
+from accounts.forms import DeleteAccountForm, ProfileForm
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """``/@/<username>``: anyone may look; unknown names are a plain 404."""
+    user = selectors.user_by_username(username)
+    if user is None:
+        raise Http404("No player with that name.")
+    if user.get_username() != username:
+        return redirect("accounts:profile", username=user.get_username(), permanent=True)
+    context = {
+        "player": user,
+        "profile": selectors.profile_for(user),
+        "stats": selectors.profile_stats(user),
+        "is_self": request.user.is_authenticated and request.user.pk == user.pk,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
+    """``/account/settings/``: edit the profile; bad input re-shows the form, unchanged."""
+    profile = selectors.profile_for(request.user)
+    if request.method == "POST":
+        # Bind to a copy: ModelForm writes the submitted values onto its instance while
+        # validating, and a failed form must not show them as if saved.
+        form = ProfileForm(request.POST, instance=copy.copy(profile))
+        if form.is_valid():
+            changes = {f: form.cleaned_data[f] for f in ProfileForm.Meta.fields}
+            try:
+                saved = services.update_profile(request.user, **changes)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, "Your settings are saved.")
+                response = redirect("accounts:settings")
+                # The language takes effect at once and stays for signed-out visits.
+                translation.activate(saved.preferred_language)
+                response.set_cookie(
+                    settings.LANGUAGE_COOKIE_NAME,
+                    saved.preferred_language,
+                    max_age=365 * 24 * 3600,
+                    samesite="Lax",
+                )
+                return response
+    else:
+        form = ProfileForm(instance=profile)
+    return render(request, "accounts/settings.html", {"form": form, "profile": profile})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """``/account/delete/``: explain, ask for the username, then anonymise and sign out."""
+    if request.method == "POST":
+        form = DeleteAccountForm(request.POST, user=request.user)
+        if form.is_valid():
+            services.delete_account(request.user)
+            logout(request)
+            messages.success(
+                request,
+                "Your account is deleted. Your past games stay in the records as "
+                "“deleted player”.",
+            )
+            return redirect("home")
+    else:
+        form = DeleteAccountForm(user=request.user)
+    return render(request, "accounts/delete.html", {"form": form})
