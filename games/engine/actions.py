@@ -56,18 +56,16 @@ class Action:
         if isinstance(cards, str):
             raise ValueError(f"R2: expected a list of card codes, got the string {cards!r}")
         mask = 0
-        count = 0
         for c in cards:
             card = Card(c)
             if mask & card.mask:
                 raise ValueError(f"R2: {card.code} appears twice in one action")
             mask |= card.mask
-            count += 1
         object.__setattr__(self, "cards", cards_of_mask(mask))
         object.__setattr__(self, "mask", mask)
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.mask == other.mask  # type: ignore[attr-defined]
+        return type(self) is type(other) and self.mask == other.mask  # type: ignore[attr-defined,unused-ignore]
 
     def __hash__(self) -> int:
         return hash((self.code, self.mask))

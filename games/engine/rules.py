@@ -33,6 +33,7 @@ __all__ = [
     "discard_actions",
     "is_molodka_hand",
     "is_one_suit",
+    "hand_actions",
     "lead_actions",
     "molodka_action",
     "molodka_distance",
@@ -173,24 +174,23 @@ def molodka_distance(seat: int, original_leader: int) -> int:
 
 # --- legal card sets -------------------------------------------------------------
 
-_LEADS: dict[int, tuple[Action, ...]] = {}
-_DISCARDS: dict[tuple[int, int], tuple[Action, ...]] = {}
-_BEATS: tuple[dict[tuple[int, int], tuple[Action, ...]], ...] = ({}, {}, {}, {})
+_HANDS: dict[int, tuple[tuple[Action, ...], ...]] = {}
+_BEATS: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {}, {}, {})
 _CACHE_LIMIT: Final = 300_000
+# Single-card actions by their one-bit mask (the most common plays).
+_BEAT1: Final[dict[int, Action]] = {1 << i: action_from_mask(BEAT, 1 << i) for i in range(36)}
 
 
 def _subsets(hand: int, k: int) -> list[int]:
     return [sum(c) for c in combinations([1 << i for i in _bits(hand)], k)]
 
 
-def lead_actions(hand: int) -> tuple[Action, ...]:
-    """R8: every lead from ``hand``: each non-empty set of cards of one suit.
-
-    Ordered by suit, then size, then mask (deterministic).
-    """
-    found = _LEADS.get(hand)
+def hand_actions(hand: int) -> tuple[tuple[Action, ...], ...]:
+    """Memoized per hand (at most 66,711 hands of up to 4 cards exist):
+    ``[0]`` the leads of R8, ``[k]`` for k = 1..4 the discards of R9."""
+    found = _HANDS.get(hand)
     if found is None:
-        out: list[Action] = []
+        leads: list[Action] = []
         for sm in _SUIT_MASKS:
             part = hand & sm
             if part:
@@ -200,52 +200,61 @@ def lead_actions(hand: int) -> tuple[Action, ...]:
                     subs.append(sub)
                     sub = (sub - 1) & part
                 subs.sort(key=lambda m: (m.bit_count(), m))
-                out.extend(action_from_mask(LEAD, m) for m in subs)
-        found = tuple(out)
-        if len(_LEADS) > _CACHE_LIMIT:
-            _LEADS.clear()
-        _LEADS[hand] = found
+                leads.extend(action_from_mask(LEAD, m) for m in subs)
+        found = (tuple(leads),) + tuple(
+            tuple(action_from_mask(DISCARD, m) for m in _subsets(hand, k)) for k in range(1, 5)
+        )
+        if len(_HANDS) > _CACHE_LIMIT:
+            _HANDS.clear()
+        _HANDS[hand] = found
     return found
+
+
+def lead_actions(hand: int) -> tuple[Action, ...]:
+    """R8: every lead from ``hand``: each non-empty set of cards of one suit.
+
+    Ordered by suit, then size, then mask (deterministic).
+    """
+    return hand_actions(hand)[0]
 
 
 def discard_actions(hand: int, k: int) -> tuple[Action, ...]:
     """R9: every discard from ``hand`` in a trick of ``k``: any ``k`` cards."""
-    key = (hand, k)
-    found = _DISCARDS.get(key)
-    if found is None:
-        found = tuple(action_from_mask(DISCARD, m) for m in _subsets(hand, k))
-        if len(_DISCARDS) > _CACHE_LIMIT:
-            _DISCARDS.clear()
-        _DISCARDS[key] = found
-    return found
+    return hand_actions(hand)[k] if 1 <= k <= 4 else ()
 
 
 def beat_actions(hand: int, top: int, trump: int) -> tuple[Action, ...]:
     """R9: every set of ``len(top)`` cards from ``hand`` that beats ``top`` one-to-one."""
+    beaten_by = BEATEN_BY[trump]
+    if not top & (top - 1):
+        # k = 1, the common case: the single cards that beat the top card (R7).
+        cand = hand & beaten_by[top.bit_length() - 1]
+        if not cand:
+            return ()
+        out = []
+        while cand:
+            low = cand & -cand
+            out.append(_BEAT1[low])
+            cand ^= low
+        return tuple(out)
     cache = _BEATS[trump]
-    key = (hand, top)
+    key = hand << 36 | top
     found = cache.get(key)
     if found is None:
-        beaten_by = BEATEN_BY[trump]
         k = top.bit_count()
-        if k == 1:
-            # Fast common case: single cards that beat the single top card.
-            cand = hand & beaten_by[top.bit_length() - 1]
-            found = tuple(action_from_mask(BEAT, 1 << i) for i in _bits(cand))
+        # Only cards that beat at least one top card can take part.
+        useful = 0
+        for y in _bits(top):
+            useful |= beaten_by[y]
+        useful &= hand
+        if useful.bit_count() < k:
+            found = ()
         else:
-            # Only cards that beat at least one top card can take part.
-            useful = 0
-            for y in _bits(top):
-                useful |= beaten_by[y]
-            useful &= hand
-            if useful.bit_count() < k:
-                found = ()
-            else:
-                found = tuple(
-                    action_from_mask(BEAT, m)
-                    for m in _subsets(useful, k)
-                    if can_beat_mask(m, top, trump)
-                )
+            found = tuple(
+                action_from_mask(BEAT, m)
+                for m in _subsets(useful, k)
+                if can_beat_mask(m, top, trump)
+            )
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
         cache[key] = found
