@@ -136,9 +136,9 @@ def bot_seats(series: Series) -> dict[int, str]:
 def choose_bot_action(state: engine.GameState, seat: int, level: str,
                       rng: random.Random) -> engine.Action | None:
     """The bot at ``seat`` decides, seeing only ``observe(state, seat)`` (R19)."""
-    from games.engine.policies import get_policy
+    from games.engine.policies import policy_registry, random_policy
 
-    policy = get_policy(level)
+    policy = policy_registry().get(level, random_policy)
     return policy(engine.observe(state, seat), rng)
 
 

@@ -90,7 +90,7 @@ async def test_r19_no_connection_ever_receives_a_hidden_card(cast, game_seed):
             face_up |= codes
         await submit(game, users[seat], action, version)
         moves += 1
-    assert moves >= 36 and len(face_up | trump) <= 36
+    assert status == "finished" and moves >= 12  # 9 cards each, at most 4 a move
     assert ALL_CARDS - face_up, "some cards must have stayed hidden for the test to mean much"
     for rec in [*recorders.values(), spectator]:
         await rec.close()
