@@ -35,6 +35,9 @@ KOZEL_TEST_HOOKS = True
 # An explicit test database name, so that a daphne child process started by a browser
 # test finds the same database (STACK-NOTES item 6).
 _default = DATABASES["default"]
+# Threads (consumers' database_sync_to_async, in-process Celery workers) must not keep
+# connections open past a test, or PostgreSQL refuses to drop the test database.
+_default["CONN_MAX_AGE"] = 0
 if _default["ENGINE"].endswith("sqlite3"):
     _default["TEST"] = {"NAME": str(RUN_DIR / "test-db.sqlite3")}
 else:

@@ -18,6 +18,7 @@ def test_channel_layer_is_redis():
     assert type(layer).__name__ == "RedisChannelLayer"
 
 
+@pytest.mark.django_db
 async def test_ping_round_trip_through_redis():
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=ORIGIN)
     connected, _ = await communicator.connect()
@@ -28,6 +29,7 @@ async def test_ping_round_trip_through_redis():
     await communicator.disconnect()
 
 
+@pytest.mark.django_db
 async def test_bad_frames_get_an_error_and_the_socket_stays_open():
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=ORIGIN)
     assert (await communicator.connect())[0]
