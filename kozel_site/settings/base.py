@@ -150,6 +150,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "global_keyprefix": f"{REDIS_PREFIX}:celery:",
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
+CELERY_IMPORTS = ["kozel_site.tasks"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 
