@@ -27,7 +27,6 @@ class ProfileForm(forms.ModelForm):
             "display_name": "Shown at tables and on your profile. Leave empty to use your "
             "username.",
             "bio": f"A line or two for other players, at most {BIO_MAX_LENGTH} characters.",
-            "country": "Optional.",
         }
         widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
 
