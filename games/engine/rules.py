@@ -33,6 +33,7 @@ __all__ = [
     "discard_actions",
     "is_molodka_hand",
     "is_one_suit",
+    "warm_caches",
     "hand_actions",
     "lead_actions",
     "molodka_action",
@@ -208,6 +209,16 @@ def hand_actions(hand: int) -> tuple[tuple[Action, ...], ...]:
             _HANDS.clear()
         _HANDS[hand] = found
     return found
+
+
+def warm_caches() -> int:
+    """Fill the per-hand memo table for every hand of 1 to 4 cards (66,711 hands,
+    about a second).  Long-running bot processes may call it once at start-up.
+    Returns the number of hands in the table."""
+    for size in range(1, 5):
+        for combo in combinations([1 << i for i in range(36)], size):
+            hand_actions(sum(combo))
+    return len(_HANDS)
 
 
 def lead_actions(hand: int) -> tuple[Action, ...]:

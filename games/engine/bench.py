@@ -1,0 +1,162 @@
+"""Benchmark of the rules engine: ``python -m games.engine.bench``.
+
+Prints one figure a line, on one core:
+
+* ``random_games_per_s``: deal from a seed (R5), then repeatedly list **all**
+  legal actions (every seat, molodka announcements included, like the
+  protocol's ``legal``) and apply a uniformly random one, until R14;
+* ``legal_actions_per_s``: listing all legal actions of a state;
+* ``apply_per_s``: applying one action.
+
+It measures the fast path (:mod:`games.engine.fast`) that bots use for
+playouts, in CPU seconds of this process (``time.process_time``, so other
+load on a shared machine does not distort the figures).  First it warms up as
+a long-running bot process would (:func:`warm_up`: per-hand memo tables,
+``--warmup`` seconds of random games, ``gc.freeze()``).  ``--public`` also
+measures the checked public API (:func:`games.engine.apply` with legality
+messages and history).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import time
+from collections.abc import Sequence
+
+from . import fast
+from .actions import Action
+from .game import apply, legal_actions, new_game, seats_to_act
+from .rules import warm_caches
+
+__all__ = [
+    "bench_apply",
+    "bench_legal",
+    "bench_random_games",
+    "main",
+    "sample_states",
+    "warm_up",
+]
+
+
+def _games(first_seed: int, seconds: float, rng: random.Random) -> tuple[int, float]:
+    deal, legal, step, actor = fast.deal, fast.legal, fast.step, fast.actor
+    rand = rng.random
+    games = 0
+    seed = first_seed
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            core = deal(seed, seed & 3)
+            seed += 1
+            while core[7] is not None:
+                options = legal(core)
+                action = options[int(rand() * len(options))]
+                core = step(core, core[7] if action.code != 3 else actor(core, action), action)
+            games += 1
+        now = time.process_time()
+        if now >= deadline:
+            return games, now - start
+
+
+def warm_up(seconds: float = 1.0) -> None:
+    """What a long-running bot process does once: fill the per-hand memo tables
+    (:func:`games.engine.rules.warm_caches`), play ``seconds`` of random games,
+    then ``gc.freeze()`` the tables so the cyclic GC stops rescanning them."""
+    warm_caches()
+    if seconds > 0:
+        _games(10**9, seconds, random.Random(-1))
+    gc.collect()
+    gc.freeze()
+
+
+def bench_random_games(seconds: float = 2.0, seed: int = 0) -> float:
+    """Random games per second (fast path)."""
+    rng = random.Random(seed)
+    games, elapsed = _games(seed, seconds, rng)
+    return games / elapsed
+
+
+def sample_states(n: int, seed: int = 1) -> list[tuple[fast.Core, int, Action]]:
+    """``n`` states met in random play, each with the random action taken there."""
+    rng = random.Random(seed)
+    out: list[tuple[fast.Core, int, Action]] = []
+    game_seed = seed * 1_000_003
+    while len(out) < n:
+        core = fast.deal(game_seed, game_seed & 3)
+        game_seed += 1
+        while core[7] is not None and len(out) < n:
+            options = fast.legal(core)
+            action = options[rng.randrange(len(options))]
+            seat = fast.actor(core, action)
+            out.append((core, seat, action))
+            core = fast.step(core, seat, action)
+    return out
+
+
+def bench_legal(states: Sequence[tuple[fast.Core, int, Action]], seconds: float = 1.0) -> float:
+    """Calls per second of :func:`fast.legal` (all seats) over sampled states."""
+    legal = fast.legal
+    cores = [c for c, _, _ in states]
+    calls = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for core in cores:
+            legal(core)
+        calls += len(cores)
+        now = time.process_time()
+        if now >= deadline:
+            return calls / (now - start)
+
+
+def bench_apply(states: Sequence[tuple[fast.Core, int, Action]], seconds: float = 1.0) -> float:
+    """Calls per second of :func:`fast.step` over sampled (state, seat, action)."""
+    step = fast.step
+    calls = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for core, seat, action in states:
+            step(core, seat, action)
+        calls += len(states)
+        now = time.process_time()
+        if now >= deadline:
+            return calls / (now - start)
+
+
+def bench_public_games(seconds: float = 1.0) -> float:
+    """Random games per second through the checked public API."""
+    rng = random.Random(0)
+    games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = new_game(games, games & 3)
+        while not state.game_over:
+            options = [(s, a) for s in seats_to_act(state) for a in legal_actions(state, s)]
+            seat, action = options[int(rng.random() * len(options))]
+            state = apply(state, seat, action)
+        games += 1
+    return games / (time.process_time() - start)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of ``python -m games.engine.bench``."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per figure")
+    parser.add_argument("--warmup", type=float, default=1.0, help="untimed warm-up seconds")
+    parser.add_argument("--public", action="store_true", help="also time the public API")
+    args = parser.parse_args(argv)
+    warm_up(args.warmup)
+    print(f"random_games_per_s: {bench_random_games(args.seconds):.0f}", flush=True)
+    states = sample_states(50_000)
+    print(f"legal_actions_per_s: {bench_legal(states, args.seconds / 2):.0f}", flush=True)
+    print(f"apply_per_s: {bench_apply(states, args.seconds / 2):.0f}", flush=True)
+    if args.public:
+        print(f"public_api_random_games_per_s: {bench_public_games(args.seconds):.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
