@@ -1,0 +1,63 @@
+"""The bot ladder (issue 6): ``beginner`` < ``casual`` < ``club`` < ``strong``.
+
+Every policy is a :data:`games.engine.Policy`: it is given only a
+:class:`~games.engine.SeatView` (R19) and a seeded ``random.Random``, and
+returns an action, or ``None`` to stay silent when it is not on turn (the
+service also asks bots that may announce a molodka out of turn, R11).
+Decisions are deterministic given the rng.  :mod:`games.engine.policies`
+imports this package and reads :data:`POLICIES`.
+
+* ``beginner``: random, but never throws away a certain trick of 10+ points.
+* ``casual``: rule-based card sense (the server's timeout bot).
+* ``club``: PIMC, 16 sampled worlds, greedy playouts, ~100 ms.
+* ``strong``: weighted worlds, more of them, exact endgame, ~300 ms.
+
+Time caps: :data:`games.bots.search.CLUB` / :data:`~games.bots.search.STRONG`,
+or the ``KOZEL_BOT_TIME_CAP_MS`` / ``KOZEL_STRONG_TIME_CAP_MS`` environment
+variables (milliseconds, read at import).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import Action, Policy, SeatView
+
+from .beginner import beginner_policy
+from .casual import casual_policy
+from .search import CLUB, STRONG, decide
+
+__all__ = ["POLICIES", "club_policy", "get_policy", "strong_policy"]
+
+
+def club_policy(view: SeatView, rng: random.Random) -> Action | None:
+    """PIMC with :data:`~games.bots.search.CLUB` (R19: the view only)."""
+    return decide(view, rng, CLUB)
+
+
+def strong_policy(view: SeatView, rng: random.Random) -> Action | None:
+    """PIMC with :data:`~games.bots.search.STRONG` (R19: the view only)."""
+    return decide(view, rng, STRONG)
+
+
+#: Bot levels by name, weakest first (the engine adds ``random``).
+POLICIES: dict[str, Policy] = {
+    "beginner": beginner_policy,
+    "casual": casual_policy,
+    "club": club_policy,
+    "strong": strong_policy,
+}
+
+
+def get_policy(name: str) -> Policy:
+    """The policy called ``name`` (also ``random``, the engine's own).
+
+    Raises ``KeyError`` naming the known levels for an unknown name.
+    """
+    if name in POLICIES:
+        return POLICIES[name]
+    if name == "random":
+        from games.engine.policies import random_policy
+
+        return random_policy
+    raise KeyError(f"unknown bot level {name!r}; known: random, {', '.join(POLICIES)}")

@@ -1,0 +1,352 @@
+"""The searching bots: Perfect Information Monte Carlo over sampled worlds.
+
+For one decision the bot (a) distils its :class:`~games.engine.SeatView` into
+knowledge (:mod:`games.bots.knowledge`), (b) samples full-information worlds
+consistent with it (:mod:`games.bots.sampling`; the strong bot samples more
+and weights them by what the opponents' discards reveal), (c) values each
+candidate action in every world — by a greedy playout to the end of the game
+(:mod:`games.bots.playout`) or, once the stock is empty, by an exact
+alpha-beta search of the remaining tricks — and (d) plays the best average.
+Every candidate is valued on the same worlds with the same playout seed
+(common random numbers), so differences between actions are not noise from
+the deal.
+
+Budgets are deterministic (worlds and playouts are counted) so a decision
+depends only on the view and the rng; a wall-clock cap (``time_cap``, also
+settable with ``KOZEL_BOT_TIME_CAP_MS``) is a safety net that ends the
+search early on a slow machine, at the price of that determinism.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass, replace
+from typing import Final
+
+from games.engine import Action, SeatView, fast
+from games.engine.fast import Core
+from games.engine.rules import (
+    BEATEN_BY,
+    MOLODKA_HANDS,
+    beat_actions,
+    discard_actions,
+    lead_actions,
+)
+
+from .casual import casual_action
+from .heuristics import KEEP, bits
+from .knowledge import Knowledge, read_view
+from .playout import greedy_action, playout, utility
+from .sampling import SampleError, Slots, slots_of, world_core
+
+__all__ = ["CLUB", "STRONG", "SearchConfig", "decide", "search_policy"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Knobs of one searching level.
+
+    ``worlds`` sampled worlds per decision (``oversample`` times as many are
+    drawn and resampled by weight when ``weighted``); ``max_candidates`` the
+    most actions valued; ``eps`` the playouts' random-move rate; ``endgame``
+    the largest hand size at which the exact search replaces playouts once
+    the stock is empty (0: never); ``node_budget`` its per-world node cap;
+    ``time_cap`` seconds per decision (safety net, see the module docstring).
+    """
+
+    worlds: int
+    max_candidates: int = 10
+    eps: float = 0.1
+    weighted: bool = False
+    oversample: int = 1
+    endgame: int = 0
+    node_budget: int = 20_000
+    time_cap: float = 0.1
+
+
+def _env_cap(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw) / 1000.0
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+#: Club: 16 worlds, greedy playouts, 100 ms cap (p95 target on one core).
+CLUB: Final = SearchConfig(worlds=16, time_cap=_env_cap("KOZEL_BOT_TIME_CAP_MS", 0.09))
+#: Strong: weighted worlds, exact endgame, 300 ms cap.
+STRONG: Final = SearchConfig(
+    worlds=32,
+    weighted=True,
+    oversample=3,
+    endgame=3,
+    time_cap=_env_cap("KOZEL_STRONG_TIME_CAP_MS", 0.27),
+)
+
+
+# --- candidates -------------------------------------------------------------------
+
+
+def _card_classes(kn: Knowledge) -> dict[int, int]:
+    """Equivalence classes of the seat's own cards: same suit, same points, and
+    every card ranked between them is out of play or in this hand — swapping
+    one for the other then changes nothing for anybody."""
+    out_of_play = kn.gone | kn.on_table | kn.hand
+    classes: dict[int, int] = {}
+    for suit in range(4):
+        run_start = -1
+        run_points = -1
+        for rank in range(9):
+            i = suit * 9 + rank
+            if not out_of_play >> i & 1:
+                run_start = -1  # a live card breaks the run
+                continue
+            if not kn.hand >> i & 1:
+                continue  # out of play: does not break the run
+            pts = (0, 0, 0, 0, 2, 3, 4, 10, 11)[rank]
+            if run_start < 0 or pts != run_points:
+                run_start, run_points = i, pts
+            classes[i] = run_start
+    return classes
+
+
+def candidates(view: SeatView, kn: Knowledge, limit: int) -> list[Action]:
+    """Legal actions worth valuing: one per equivalence class, the casual
+    choice first, at most ``limit``."""
+    classes = _card_classes(kn)
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    unique: list[Action] = []
+    for a in view.legal:
+        key = (a.kind, tuple(sorted(classes.get(c.index, c.index) for c in a.cards)))
+        if key not in seen:
+            seen.add(key)
+            unique.append(a)
+    if view.turn != view.seat:
+        return unique
+    first = casual_action(view, kn)
+    trump = kn.trump
+    keep = KEEP[trump]
+
+    def prior(a: Action) -> tuple[int, float]:
+        # Molodkas and beats first, then leads and discards by what they give up.
+        cost = sum(keep[c.index] for c in a.cards)
+        if a.kind == "molodka":
+            return (0, 0.0)
+        if a.kind == "beat":
+            return (1, cost)
+        if a.kind == "lead":
+            return (2, -len(a.cards) + cost * 0.1)
+        return (3, cost + sum(c.points for c in a.cards))
+
+    rest = sorted((a for a in unique if a != first), key=prior)
+    out = [first, *rest]
+    return out[:limit]
+
+
+# --- worlds ----------------------------------------------------------------------
+
+
+def _tell_weight(core: Core, kn: Knowledge) -> float:
+    """How plausible a world is given the opponents' tells: a seat that
+    discarded against an opponent's single card probably had nothing to beat
+    it with, unless it drew cards since (the cards it holds now may be new)."""
+    w = 1.0
+    hands = core[0]
+    beaten_by = BEATEN_BY[kn.trump]
+    for tell in kn.tells:
+        s = tell.seat
+        hand = hands[s]
+        size = hand.bit_count()
+        if not size:
+            continue
+        beaters = (hand & beaten_by[tell.top.bit_length() - 1]).bit_count()
+        if not beaters:
+            continue
+        fresh = kn.draws[s] - tell.drawn
+        old = max(0.0, (size - fresh) / size)
+        q = 0.75 if tell.points >= 10 else 0.45 if tell.points else 0.2
+        w *= (1.0 - q * old) ** beaters
+    if kn.silent_holders_possible:
+        for s in range(4):
+            if s != kn.seat and core[11][s] is None and hands[s] in MOLODKA_HANDS:
+                w *= 0.3  # it could have announced this molodka (R11) and did not
+    return w
+
+
+def sample_worlds(
+    view: SeatView, kn: Knowledge, slots: Slots, rng: random.Random, cfg: SearchConfig
+) -> list[Core]:
+    """``cfg.worlds`` worlds; with ``cfg.weighted``, drawn ``oversample`` times
+    over and resampled in proportion to :func:`_tell_weight`."""
+    if not cfg.weighted or (not kn.tells and not kn.silent_holders_possible):
+        return [world_core(kn, view, slots, rng) for _ in range(cfg.worlds)]
+    pool = [world_core(kn, view, slots, rng) for _ in range(cfg.worlds * cfg.oversample)]
+    weights = [_tell_weight(w, kn) for w in pool]
+    total = sum(weights)
+    if total <= 0:
+        return pool[: cfg.worlds]
+    # Systematic resampling: low variance, deterministic given the rng.
+    step = total / cfg.worlds
+    x = rng.random() * step
+    out: list[Core] = []
+    acc = 0.0
+    j = 0
+    for _ in range(cfg.worlds):
+        while j < len(pool) - 1 and acc + weights[j] <= x:
+            acc += weights[j]
+            j += 1
+        out.append(pool[j])
+        x += step
+    return out
+
+
+# --- exact endgame -----------------------------------------------------------------
+
+
+class _Budget(Exception):
+    """The exact search ran out of nodes."""
+
+
+def _moves(core: Core) -> list[Action]:
+    """The seat on turn's actions, best-first (the greedy choice leads), without
+    out-of-turn molodkas: with the stock empty hands shrink, so only the first
+    trick could see one, and leading it is a normal lead (R11)."""
+    turn = core[7]
+    hand = core[0][turn]
+    k = core[8]
+    if k == 0:
+        opts = list(lead_actions(hand))
+    else:
+        opts = list(beat_actions(hand, core[9], core[2]) + discard_actions(hand, k))
+    keep = KEEP[core[2]]
+    if k:
+        # Beats cheap first, then discards cheap first: good cut-offs early.
+        opts.sort(key=lambda a: (a.code, sum(keep[i] for i in bits(a.mask))))
+    return opts
+
+
+class _Exact:
+    """Alpha-beta over the remaining tricks of one world (two teams: the
+    searching team maximizes :func:`utility`, the other minimizes it)."""
+
+    def __init__(self, team: int, budget: int) -> None:
+        self.team = team
+        self.budget = budget
+        self.table: dict[Core, float] = {}
+
+    def value(self, core: Core, alpha: float, beta: float) -> float:
+        if core[7] is None:
+            return utility(core, self.team)
+        key = core
+        found = self.table.get(key)
+        if found is not None:
+            return found
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Budget
+        turn = core[7]
+        maximize = (turn & 1) == self.team
+        step = fast.step
+        best = -1e9 if maximize else 1e9
+        a0, b0 = alpha, beta
+        for action in _moves(core):
+            v = self.value(step(core, turn, action), alpha, beta)
+            if maximize:
+                if v > best:
+                    best = v
+                if best > alpha:
+                    alpha = best
+            else:
+                if v < best:
+                    best = v
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        if a0 < best < b0:
+            self.table[key] = best  # exact only: bounds are not stored
+        return best
+
+
+# --- the decision ----------------------------------------------------------------
+
+
+def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | None:
+    """Choose an action for ``view``'s seat by PIMC (see the module docstring).
+
+    Off turn the choice is between announcing the molodka (R11) and silence
+    (``None``): the latter is valued by playouts in which the seat keeps quiet
+    for the rest of this trick.
+    """
+    if not view.legal:
+        return None
+    start = time.perf_counter()
+    kn = read_view(view)
+    me = kn.seat
+    team = me & 1
+    off_turn = view.turn != me
+    cands: list[Action | None]
+    if off_turn:
+        cands = [view.legal[0], None]
+    else:
+        cands = list(candidates(view, kn, cfg.max_candidates))
+        if len(cands) == 1:
+            return cands[0]
+    try:
+        slots = slots_of(kn, view)
+    except SampleError:
+        return view.legal[0] if not off_turn else None
+    worlds = sample_worlds(view, kn, slots, rng, cfg)
+    sums = [0.0] * len(cands)
+    for world in worlds:
+        seed = rng.getrandbits(32)
+        values = _world_values(world, cands, me, team, seed, cfg)
+        for i, v in enumerate(values):
+            sums[i] += v
+        if time.perf_counter() - start > cfg.time_cap:
+            break
+    best = max(range(len(cands)), key=lambda i: (sums[i], -i))
+    return cands[best]
+
+
+def _world_values(
+    world: Core, cands: list[Action | None], me: int, team: int, seed: int, cfg: SearchConfig
+) -> list[float]:
+    step = fast.step
+    if cfg.endgame and not world[1] and world[0][me].bit_count() <= cfg.endgame:
+        exact = _Exact(team, cfg.node_budget)
+        try:
+            out = []
+            for a in cands:
+                if a is None:
+                    out.append(exact.value(world, -1e9, 1e9))
+                else:
+                    out.append(exact.value(step(world, me, a), -1e9, 1e9))
+            return out
+        except _Budget:
+            pass
+    out = []
+    for a in cands:
+        rng = random.Random(seed)
+        if a is None:
+            out.append(playout(world, rng, team, cfg.eps, quiet=me))
+        else:
+            out.append(playout(step(world, me, a), rng, team, cfg.eps))
+    return out
+
+
+def search_policy(cfg: SearchConfig) -> object:
+    """A :data:`~games.engine.Policy` running :func:`decide` with ``cfg``."""
+
+    def policy(view: SeatView, rng: random.Random) -> Action | None:
+        return decide(view, rng, cfg)
+
+    return policy
+
+
+_ = (greedy_action, replace)
