@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import selectors
 from games.models import Table
-from games.services import chat, play, publish
+from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import ServiceError, StaleVersionError
 
 MAX_FRAME_BYTES = 4096
@@ -60,11 +60,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.accept()
+        self.counted = True
+        await database_sync_to_async(presence.connected)(self.table_id, self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "counted", False):
+            await database_sync_to_async(presence.disconnected)(self.table_id, self.user)
 
     # --- subscriptions ---------------------------------------------------------------
     async def _subscribe(self, position: int | None) -> None:
@@ -121,7 +125,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         handler = {
             "act": self.on_act, "resync": self.on_resync, "chat": self.on_chat,
-            "ping": self.on_ping,
+            "ping": self.on_ping, "vote": self.on_vote, "reclaim": self.on_reclaim,
         }.get(content["type"])
         if handler is None:
             await self.send_error("unknown_type",
@@ -182,6 +186,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
 
+    async def on_vote(self, content: dict[str, Any]) -> None:
+        try:
+            tally = await database_sync_to_async(votes.cast_vote)(
+                self.table_id, self.user, content.get("kind"))
+        except ServiceError as exc:
+            await self.send_error(exc.code, exc.message)
+            return
+        await self.send_json({"type": "vote", **tally})
+
+    async def on_reclaim(self, content: dict[str, Any]) -> None:
+        try:
+            await database_sync_to_async(clock.reclaim_seat)(self.table_id, self.user)
+        except ServiceError as exc:
+            await self.send_error(exc.code, exc.message)
+
     async def on_ping(self, content: dict[str, Any]) -> None:
         nonce = content.get("nonce")
         await self.send_json({"type": "pong",
@@ -193,13 +212,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # --- group messages (type "table.event" -> table_event) ----------------------------
     async def table_event(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "event", "game_id": event["game_id"],
-                              "version": event["version"], "view": event["view"]})
+                              "version": event["version"], "view": event["view"],
+                              "turn_deadline": event.get("turn_deadline")})
 
     async def table_refresh(self, event: dict[str, Any]) -> None:
         await self.send_snapshot()
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "notice", "text": event["text"]})
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):

@@ -120,12 +120,20 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None, *,
     position = position_of(table, series, user)
     seats = list(Seat.objects.filter(table=table).select_related("user__profile")
                  .order_by("position"))
+    connected = {s.position for s in seats if s.connections > 0}
     if series is not None and series.status == Series.Status.PLAYING:
         seat_list = [{"position": e["position"], "team": "A" if e["position"] % 2 == 0 else "B",
                       "name": e["name"], "bot_level": e["bot_level"],
-                      "user": _username(seats, e)} for e in series.seats]
+                      "user": _username(seats, e), "away": bool(e.get("away_user_id")),
+                      "connected": bool(e["bot_level"]) or e["position"] in connected}
+                     for e in series.seats]
     else:
-        seat_list = [_seat_dict(s) for s in seats]
+        seat_list = [{**_seat_dict(s), "away": False,
+                      "connected": s.is_bot or s.position in connected} for s in seats]
+    can_reclaim = bool(
+        series is not None and series.status == Series.Status.PLAYING and not series.ranked
+        and user is not None and user.is_authenticated
+        and any(e.get("away_user_id") == user.pk for e in series.seats))
     is_owner = bool(user is not None and user.is_authenticated and table.owner_id == user.pk)
     games: list[dict[str, Any]] = []
     if series is not None:
@@ -149,7 +157,7 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None, *,
         "games": games,
         "game": None if game is None else {
             "id": game.pk, "number": game.number, "version": game.version,
-            "status": game.status, "view": view,
+            "status": game.status, "view": view, "paused": game.paused,
             "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
         },
         "you": {
@@ -157,13 +165,14 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None, *,
             "position": position,
             "is_owner": is_owner,
             "can_act": bool(view and view.get("legal")),
+            "can_reclaim": can_reclaim,
         },
         "chat": [chat_dict(m) for m in reversed(chat)],
     }
 
 
 def _username(seats: list[Seat], entry: dict[str, Any]) -> str | None:
-    user_id = entry.get("user_id")
+    user_id = entry.get("user_id") or entry.get("away_user_id")
     for seat in seats:
         if seat.user_id == user_id and seat.user_id is not None:
             return seat.user.username

@@ -45,3 +45,40 @@ def next_game_task(series_id: object, finished_number: object) -> None:
     from games.services import series
 
     series.start_next_game(sid, number)
+
+
+@shared_task(name="games.turn_timeout", acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def turn_timeout_task(game_id: object, expected_version: object) -> None:
+    """The clock of ``expected_version`` ran out: the server plays (no-op if it moved on)."""
+    gid = _positive_int(game_id, "game_id")
+    version = _positive_int(expected_version, "expected_version")
+    if gid is None or version is None:
+        return
+    from games.services import clock
+
+    clock.play_timeout(gid, version)
+
+
+@shared_task(name="games.disconnect_check", acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def disconnect_check_task(game_id: object, expected_version: object) -> None:
+    """60 s after a player left on their turn: a bot takes the seat if they are still away."""
+    gid = _positive_int(game_id, "game_id")
+    version = _positive_int(expected_version, "expected_version")
+    if gid is None or version is None:
+        return
+    from games.services import clock
+
+    clock.abandon_if_disconnected(gid, version)
+
+
+@shared_task(name="games.sweep", acks_late=False, ignore_result=True, expires=10)
+def sweep_task() -> dict[str, int]:
+    """The beat backstop: rescue tables whose task was lost (services/sweep.py)."""
+    from games.services import sweep
+
+    done = sweep.sweep()
+    if any(done.values()):
+        logger.info("sweep rescued %s", done)
+    return done

@@ -106,8 +106,13 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(help_text="engine GameState.to_dict(), a cache of the replay")
+    # The clock (issue 6): when the seat to act got the turn, and when its time runs out
+    # (null without a clock or when a bot is to act). Stored here, not only in a task.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -122,6 +127,7 @@ class Game(models.Model):
         indexes = [
             # The clock sweep: playing games whose deadline has passed.
             models.Index(fields=["status", "turn_deadline"], name="game_deadline_idx"),
+            models.Index(fields=["status", "updated_at"], name="game_stalled_idx"),
         ]
 
     def __str__(self) -> str:
@@ -192,3 +198,62 @@ class GameResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.points_a}-{self.points_b} ({self.game})"
+
+
+class Conduct(models.Model):
+    """Playban-style record of how a player left a game: timeouts and abandonments.
+
+    Written by services/clock.py; ratings (leaver rule) and sanctions read it.
+    """
+
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", "Turn timed out (the server played)"
+        ABANDON = "abandon", "Abandoned the seat (a bot took over)"
+        RECLAIM = "reclaim", "Came back and reclaimed the seat"
+
+    class Reason(models.TextChoices):
+        CLOCK = "clock", "Turn clock"
+        TIMEOUTS = "timeouts", "Two timeouts in a row"
+        DISCONNECT = "disconnect", "Disconnected on own turn"
+        RETURNED = "returned", "Returned"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="conduct")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="conduct")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="conduct")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "kind", "-created_at"], name="conduct_user_idx")]
+        constraints = [models.CheckConstraint(condition=Q(position__gte=0) & Q(position__lte=3),
+                                              name="conduct_position_range")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} ({self.reason}) in series {self.series_id}"
+
+
+class SeriesVote(models.Model):
+    """A seated player's vote to pause, resume or end a casual series (3 of 4 carry it)."""
+
+    class Kind(models.TextChoices):
+        PAUSE = "pause", "Pause"
+        RESUME = "resume", "Resume"
+        END = "end", "End the series"
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="votes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["series", "kind", "user"],
+                                               name="vote_once_per_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} votes {self.kind} in {self.series_id}"

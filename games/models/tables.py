@@ -63,6 +63,10 @@ class Table(models.Model):
     bots_allowed = models.BooleanField(default=True)
     start_when_full = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Presence (issue 6): open WebSocket connections of signed-in people at this table,
+    # and since when there have been none (an empty table closes after 5 minutes).
+    human_connections = models.PositiveIntegerField(default=0)
+    empty_since = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -101,6 +105,9 @@ class Seat(models.Model):
                              on_delete=models.PROTECT, related_name="seats")
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True, default="")
     joined_at = models.DateTimeField(null=True, blank=True)
+    # Presence of the seated player: open connections, and when the last one closed.
+    connections = models.PositiveIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from games import engine
 from games.models import Game, Move, Series
-from games.services import finish, publish, schedule
+from games.services import clock, finish, publish, schedule
 from games.services.errors import (
     GameOverError,
     IllegalActionError,
@@ -63,7 +63,8 @@ def lock_game(game_id: Any) -> Game:
     """
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFoundError("No such game.")
-    game = Game.objects.select_for_update().select_related("series").filter(pk=game_id).first()
+    game = (Game.objects.select_for_update(of=("self",)).select_related("series__table")
+            .filter(pk=game_id).first())
     if game is None:
         raise NotFoundError("No such game.")
     return game
@@ -101,6 +102,8 @@ def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
 def _check_playable(game: Game, expected_version: int) -> None:
     if game.status != Game.Status.PLAYING:
         raise GameOverError("This game is over.")
+    if game.paused:
+        raise GameOverError("The series is paused; vote to resume it first.")
     if game.version != expected_version:
         raise StaleVersionError(
             f"The game moved on (version {game.version}, you saw {expected_version}); "
@@ -118,7 +121,11 @@ def apply_locked(game: Game, state: engine.GameState, seat: int, action: engine.
     Move.objects.create(game=game, seq=game.version, seat=seat, kind=action.kind,
                         cards=[c.code for c in action.cards], source=source)
     game.state = new_state.to_dict()
-    game.save(update_fields=["version", "state"])
+    if source == Move.Source.PLAYER:
+        clock.note_player_acted_locked(game.series, seat)
+    clock.arm_turn_clock_locked(game, new_state, game.series.table)
+    game.save(update_fields=["version", "state", "turn_started_at", "turn_deadline",
+                             "updated_at"])
     result = engine.outcome(new_state)
     if result is not None:
         finish.finish_game_locked(game, new_state, result)
@@ -154,7 +161,7 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             game = lock_game(game_id)
         except NotFoundError:
             return None
-        if game.status != Game.Status.PLAYING or game.version != version:
+        if game.status != Game.Status.PLAYING or game.version != version or game.paused:
             return None
         state = engine.GameState.from_dict(game.state)
         bots = bot_seats(game.series)

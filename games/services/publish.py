@@ -67,15 +67,18 @@ def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
     """After commit, send each seat and the spectators their view at the new version."""
     table_id = game.series.table_id
     game_id, version = game.pk, game.version
+    deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
     seat_views, public = game_views(state)
     over = engine.outcome(state) is not None
 
     def send() -> None:
         for position, view in enumerate(seat_views):
             _send(seat_group(table_id, position), {
-                "type": "table.event", "game_id": game_id, "version": version, "view": view})
+                "type": "table.event", "game_id": game_id, "version": version, "view": view,
+                "turn_deadline": deadline})
         _send(public_group(table_id), {
-            "type": "table.event", "game_id": game_id, "version": version, "view": public})
+            "type": "table.event", "game_id": game_id, "version": version, "view": public,
+            "turn_deadline": deadline})
         if over:
             table_changed(table_id)
 
@@ -85,3 +88,9 @@ def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
 def chat(table_id: int, message: dict[str, Any]) -> None:
     """Relay a stored chat message to everyone at the table."""
     _send(table_group(table_id), {"type": "table.chat", "message": message})
+
+
+def on_commit_notice(table_id: int, text: str) -> None:
+    """After commit, tell everyone at the table something happened (a bot took a seat)."""
+    transaction.on_commit(lambda: _send(table_group(table_id), {"type": "table.notice",
+                                                                 "text": text}))

@@ -37,3 +37,25 @@ def on_commit_next_game(series_id: int, finished_number: int) -> None:
                                    countdown=game_settings.NEXT_GAME_DELAY_SECONDS)
 
     transaction.on_commit(enqueue)
+
+
+def on_commit_turn_timeout(game_id: int, version: int, seconds: float) -> None:
+    """After commit, check the clock of ``version`` when its time is up."""
+
+    def enqueue() -> None:
+        from games.tasks import turn_timeout_task
+
+        turn_timeout_task.apply_async((game_id, version), countdown=max(0.0, seconds))
+
+    transaction.on_commit(enqueue)
+
+
+def on_commit_disconnect_check(game_id: int, version: int, seconds: float) -> None:
+    """After commit, see whether a player who left on their turn came back in time."""
+
+    def enqueue() -> None:
+        from games.tasks import disconnect_check_task
+
+        disconnect_check_task.apply_async((game_id, version), countdown=max(0.0, seconds))
+
+    transaction.on_commit(enqueue)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, Seat, Series, Table
-from games.services import publish, schedule
+from games.services import clock, publish, schedule
 from games.services.errors import PermissionDeniedError, TableStateError
 from games.services.tables import lock_table
 
@@ -75,11 +75,14 @@ def create_game_locked(series: Series) -> Game:
     dealer, leader = state.next_dealer, state.next_leader
     seed = draw_seed()
     game_state = engine.new_game(seed, dealer, leader)
-    game = Game.objects.create(
+    game = Game(
         series=series, number=number, seed=seed, algorithm=engine.ALGORITHM_VERSION,
         dealer=dealer, first_leader=leader, trump_card=game_state.trump_card.code,
         state=game_state.to_dict(),
     )
+    game.save()
+    clock.arm_turn_clock_locked(game, game_state, series.table)
+    game.save(update_fields=["turn_started_at", "turn_deadline"])
     if any(entry.get("bot_level") for entry in series.seats):
         schedule.on_commit_after_change(game.pk, game.version)
     return game
@@ -92,7 +95,8 @@ def start_next_game(series_id: int, after_number: int) -> Game | None:
     the existing-games check make a second call a no-op.
     """
     with transaction.atomic():
-        series = Series.objects.select_for_update().filter(pk=series_id).first()
+        series = (Series.objects.select_for_update(of=("self",)).select_related("table")
+                  .filter(pk=series_id).first())
         if series is None or series.status != Series.Status.PLAYING:
             return None
         if series.games.filter(number__gt=after_number).exists():

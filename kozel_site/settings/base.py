@@ -152,7 +152,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_IMPORTS = ["kozel_site.tasks"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # The backstop that keeps every table moving when a task message is lost.
+    "games-sweep": {"task": "games.sweep",
+                    "schedule": env_float("KOZEL_SWEEP_SECONDS", 5.0, minimum=1.0)},
+}
 
 # --- Auth (django-allauth 65, STACK-NOTES item 7) -------------------------------------
 AUTHENTICATION_BACKENDS = [

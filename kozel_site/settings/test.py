@@ -38,10 +38,13 @@ _default = DATABASES["default"]
 # Threads (consumers' database_sync_to_async, in-process Celery workers) must not keep
 # connections open past a test, or PostgreSQL refuses to drop the test database.
 _default["CONN_MAX_AGE"] = 0
+# The name is private to this test run (and its children, which inherit the prefix), so
+# that two suites running at once on one machine never share a database.
+_run = "".join(ch if ch.isalnum() else "_" for ch in os.environ["KOZEL_REDIS_PREFIX"]).lower()
 if _default["ENGINE"].endswith("sqlite3"):
-    _default["TEST"] = {"NAME": str(RUN_DIR / "test-db.sqlite3")}
+    _default["TEST"] = {"NAME": str(RUN_DIR / f"test-db-{_run}.sqlite3")}
 else:
-    _default["TEST"] = {"NAME": "test_" + str(_default["NAME"])}
+    _default["TEST"] = {"NAME": f"test_{_default['NAME']}_{_run}"}
 # A server process started by a test (tests/browser/conftest.py) is not run by pytest,
 # so nothing switches it to the test database: this flag does.
 if os.environ.get("KOZEL_USE_TEST_DATABASE") == "1":
