@@ -229,6 +229,13 @@ function onEvent(ev) {
   S.version = ev.version;
   S.snap.game.version = ev.version;
   S.snap.game.view = ev.view;
+  // The clock (issue 6): use the event's deadline; if the server only sends one in
+  // snapshots, estimate the next one from the table's turn length (it restarts per action).
+  const g = S.snap.game;
+  const secs = S.snap.table && S.snap.table.turn_seconds;
+  const given = ev.turn_deadline || ev.view.turn_deadline;
+  if (given !== undefined) g.turn_deadline = given;
+  else if (g.turn_deadline && secs && !ev.view.game_over) g.turn_deadline = new Date(Date.now() + secs * 1000).toISOString();
   setPending(false);
   onViewChanged(oldView, ev.view);
   if (ev.view.game_over && ev.view.result) maybeSummarise(ev.view);
@@ -391,7 +398,11 @@ function maybeSummarise(v) {
 
 function openSummary(gameId, number, result, tricks) {
   S.summarized.add(gameId);
-  S.summary = { gameId, number, result, tricks: tricks || result.tricks || null, dismissed: false };
+  // Let the last trick linger first (UX: pace), then show the summary card.
+  const delay = S.linger ? 1400 : 0;
+  S.summary = { gameId, number, result, tricks: tricks || result.tricks || null, dismissed: false,
+    showAt: Date.now() + delay };
+  if (delay) setTimeout(renderSummary, delay + 20);
 }
 
 function closeSummary() {
@@ -551,11 +562,15 @@ function renderSeats() {
     );
     const stats = h("div", { class: "plate-stats" },
       h("span", { class: "team-tag", text: `Team ${team}` }),
-      v ? h("span", { text: ` · ${(v.tricks && v.tricks[team]) || 0} tr` }) : null,
-      S.snap.series ? h("span", { text: ` · ${lp[team] ?? 0} lp` }) : null,
+      v ? h("span", { class: "stat", title: "Tricks taken by the team in this game" },
+        h("span", { class: "long", text: ` · ${(v.tricks && v.tricks[team]) || 0} tricks` }),
+        h("span", { class: "short", text: ` ${(v.tricks && v.tricks[team]) || 0} tr` })) : null,
+      S.snap.series ? h("span", { class: "stat", title: "Loss points of the team in this series" },
+        h("span", { class: "long", text: ` · ${lp[team] ?? 0} loss pts` }),
+        h("span", { class: "short", text: ` · ${lp[team] ?? 0} lp` })) : null,
     );
     plate.append(head, stats);
-    if (info.connected === false) plate.append(h("div", { class: "offline-tag", text: "connection lost" }));
+    if (info.connected === false) plate.append(h("div", { class: "offline-tag", title: "This player's connection dropped", text: "offline" }));
     if (turn) plate.append(h("div", { class: "turn-marker", text: seat === me() ? "your turn" : "to play" }));
     if (v && seat !== me()) {
       const n = (v.hand_sizes || [])[seat] ?? 0;
@@ -617,7 +632,7 @@ function renderCentre() {
   table.forEach((entry, seat) => {
     if (entry) trick.append(setElement(entry, seat, t, { isTop: seat === v.top_seat && entry.kind !== "discard" }));
   });
-  if (!table.some(Boolean) && !v.game_over && Number.isInteger(v.turn)) {
+  if (!table.some(Boolean) && !v.game_over && Number.isInteger(v.turn) && !S.linger) {
     trick.append(h("div", { class: "trick-hint", text: v.turn === me() ? "Your lead" : `${nameOf(v.turn)} leads` }));
   }
   if (S.linger) {
@@ -649,6 +664,12 @@ function renderHand() {
   const t = C.trumpSuitOf(v);
   const hadFocus = handEl.contains(document.activeElement) ? document.activeElement.dataset.code : null;
   const cards = C.sortCards(v.hand || [], t);
+  const current = [...handEl.querySelectorAll(".hand-card")];
+  if (current.length === cards.length && current.every((b, i) => b.dataset.code === cards[i])) {
+    // Same cards: update in place, so focus, hover and double-clicks survive a render.
+    for (const b of current) b.setAttribute("aria-pressed", S.selected.includes(b.dataset.code) ? "true" : "false");
+    return;
+  }
   handEl.replaceChildren();
   cards.forEach((code) => {
     const sel = S.selected.includes(code);
@@ -724,8 +745,9 @@ function renderSide() {
   log.replaceChildren();
   const hist = (v && v.history) || [];
   const lines = hist.map((e) => describe(e, (s) => nameOf(s), t, me())).filter(Boolean);
-  for (const line of lines.slice(-8)) log.append(h("li", { text: line }));
+  for (const line of lines.slice(-12)) log.append(h("li", { text: line }));
   if (!lines.length) log.append(h("li", { class: "muted", text: v ? "No plays yet in this game." : "The game has not started." }));
+  log.scrollTop = log.scrollHeight;
   $("#kz-open-review").disabled = !v;
   // Games of the series.
   const games = S.snap.games || [];
@@ -821,11 +843,15 @@ function renderLobby() {
 function renderSummary() {
   const box = $("#kz-summary");
   const sm = S.summary;
-  if (!sm || sm.dismissed) {
+  if (!sm || sm.dismissed || Date.now() < sm.showAt) {
     box.hidden = true;
     box.replaceChildren();
+    box.dataset.key = "";
     return;
   }
+  const key = JSON.stringify([sm.gameId, sm.result, sm.tricks, S.snap && S.snap.series, teamNames("A"), teamNames("B")]);
+  if (box.dataset.key === key && !box.hidden) return; // unchanged: keep it (and its animation) as is
+  box.dataset.key = key;
   const r = sm.result || {};
   const pts = r.points || {};
   const tr = sm.tricks || r.tricks || {};
@@ -834,7 +860,7 @@ function renderSummary() {
   const total = series.loss_points || {};
   const rows = ["A", "B"].map((team) =>
     h("tr", { class: `team-${team}${r.winner === team ? " winner" : ""}` },
-      h("th", { scope: "row" }, h("span", { class: "team-tag", text: `Team ${team}` }), h("span", { class: "muted small", text: ` ${teamNames(team)}` })),
+      h("th", { scope: "row" }, h("span", { class: "team-tag", text: `Team ${team}` }), h("span", { class: "muted small team-names", text: teamNames(team) })),
       h("td", { text: String(pts[team] ?? "–") }),
       h("td", { text: String(tr[team] ?? "–") }),
       h("td", { text: lp[team] ? `+${lp[team]}` : "0" }),
@@ -863,8 +889,12 @@ function renderSeriesEnd() {
   if (!series || series.status !== "finished") {
     box.hidden = true;
     box.replaceChildren();
+    box.dataset.key = "";
     return;
   }
+  const key = JSON.stringify([series, you().is_owner, teamNames("A"), teamNames("B")]);
+  if (box.dataset.key === key && !box.hidden) return;
+  box.dataset.key = key;
   const goat = series.goat || (series.winner ? (series.winner === "A" ? "B" : "A") : null);
   const lp = series.loss_points || {};
   const card = h("div", { class: "series-card", role: "dialog", "aria-label": "Series over" },
@@ -1011,6 +1041,8 @@ function onKey(e) {
     if (!inHand && e.target !== document.body) return;
     e.preventDefault(); // never toggle a card with Enter: Enter plays
     const kinds = L.legalKindsFor(view(), S.selected);
+    // The same cards may both beat and be discarded (R9): Enter beats, D discards.
+    if (kinds.has("beat") && kinds.has("discard")) kinds.delete("discard");
     if (kinds.size === 1) doKind([...kinds][0]);
     else if (kinds.size > 1) toast("More than one play fits: press L, B or D.");
     return;

@@ -129,7 +129,7 @@ export function backSvg() {
     `<rect class="back-bg" x="0.75" y="0.75" width="58.5" height="82.5" rx="5"/>` +
     `<rect class="back-inner" x="5" y="5" width="50" height="74" rx="3"/>` +
     `<path class="back-lattice" d="M5 15 L45 79 M5 35 L32 79 M5 55 L20 79 M15 5 L55 69 M35 5 L55 37 M45 5 L55 21 M55 15 L15 79 M55 35 L28 79 M55 55 L40 79 M45 5 L5 69 M25 5 L5 37 M15 5 L5 21"/>` +
-    `<text x="30" y="50" class="back-mark" text-anchor="middle">🐐</text>` +
+    `<path class="back-mark" d="M30 30 L40 42 L30 54 L20 42 Z M30 35 L36 42 L30 49 L24 42 Z"/>` +
     `</svg>`
   );
 }

@@ -1,0 +1,129 @@
+"""Helpers for the live-table browser tests (tests/browser/test_table_*.py).
+
+They drive the table only through what a player sees: the lobby form, the seat
+buttons, the cards of the hand (buttons named "10 of hearts"), the action buttons
+(Lead, Beat, Discard, Molodka) and the helpers (Best beat, Discard lowest).
+The ``#kz-table`` element carries read-only ``data-*`` attributes (phase, game id,
+version, whose turn) that the tests use only to wait, never to act.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO_ROOT / ".run" / "screenshots"
+TABLE_URL = re.compile(r"/table/(\d+)/$")
+
+
+def create_table(page: Page, name: str = "Test table") -> int:
+    """Create a casual public table through the lobby form; return its id."""
+    page.goto("/tables/new/")
+    page.get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Create table").click()
+    expect(page).to_have_url(TABLE_URL)
+    match = TABLE_URL.search(page.url)
+    assert match, page.url
+    wait_ready(page)
+    return int(match.group(1))
+
+
+def wait_ready(page: Page) -> None:
+    """The table module has started (it marks #kz-table with the class ``js``)."""
+    expect(page.locator("#kz-table.js")).to_be_attached()
+
+
+def seat_row(page: Page, position: int) -> Any:
+    return page.locator(f'#kz-lobby li[data-position="{position}"]')
+
+
+def sit(page: Page, position: int) -> None:
+    row = seat_row(page, position)
+    row.get_by_role("button", name="Sit here").click()
+    expect(row.get_by_role("button", name="Leave")).to_be_visible()
+
+
+def add_bot(page: Page, position: int, level: str = "random") -> None:
+    row = seat_row(page, position)
+    row.get_by_label(f"Bot level for seat {position + 1}").select_option(level)
+    row.get_by_role("button", name="Add bot").click()
+    expect(row.get_by_role("button", name="Remove bot")).to_be_visible()
+
+
+def start(page: Page) -> None:
+    page.locator("#kz-lobby").get_by_role("button", name="Start").click()
+    expect(page.locator("#kz-table")).to_have_attribute("data-phase", "playing")
+    expect(page.locator("#kz-hand .hand-card").first).to_be_visible()
+
+
+def hand_codes(page: Page) -> list[str]:
+    return page.locator("#kz-hand .hand-card").evaluate_all("els => els.map(e => e.dataset.code)")
+
+
+def visible_action(page: Page) -> str | None:
+    for name in ("Lead", "Beat", "Discard"):
+        button = page.get_by_role("button", name=name, exact=True)
+        if button.count() and button.is_visible() and button.is_enabled():
+            return name
+    return None
+
+
+def play_one_turn(page: Page) -> str:
+    """Play one legal action through the UI; return the button clicked.
+
+    Leading: select the first card (a single card is always a legal lead, R8).
+    Replying: "Best beat" when it is offered and Beat appears, else "Discard lowest"
+    then Discard (any k cards may be discarded, R9).
+    """
+    version = page.locator("#kz-table").get_attribute("data-version")
+    cards = page.locator("#kz-hand .hand-card")
+    best = page.get_by_role("button", name="Best beat")
+    lowest = page.get_by_role("button", name="Discard lowest")
+    if lowest.is_visible():
+        if best.is_visible():
+            best.click()
+            if page.get_by_role("button", name="Beat", exact=True).is_visible():
+                return _click_and_wait(page, "Beat", version)
+        lowest.click()
+        return _click_and_wait(page, "Discard", version)
+    cards.first.click()
+    expect(cards.first).to_have_attribute("aria-pressed", "true")
+    return _click_and_wait(page, "Lead", version)
+
+
+def _click_and_wait(page: Page, name: str, version: str | None) -> str:
+    button = page.get_by_role("button", name=name, exact=True)
+    expect(button).to_be_visible()
+    button.click()
+    expect(page.locator("#kz-table")).not_to_have_attribute("data-version", version or "")
+    return name
+
+
+def wait_for_turn_or_end(page: Page, timeout: float = 15.0) -> str:
+    """Wait until it is this page's turn ("turn") or its game is over ("over")."""
+    table = page.locator("#kz-table")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.locator("#kz-summary .summary-card").is_visible():
+            return "over"
+        if table.get_attribute("data-game-over") == "true":
+            return "over"
+        if table.get_attribute("data-my-turn") == "true" and not page.locator(
+            "#kz-actions.is-pending"
+        ).count():
+            return "turn"
+        page.wait_for_timeout(50)
+    raise AssertionError("neither my turn nor the end of the game came in time")
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a screenshot under .run/screenshots/ (git-ignored) and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
