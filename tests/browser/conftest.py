@@ -52,6 +52,13 @@ Fixtures (all defined here):
 ``js_errors`` (function)
     A list that collects uncaught JavaScript errors of every page in the test's contexts;
     ``assert js_errors == []`` at the end of a test that runs scripts.
+``off_loop`` (function)
+    ``off_loop(fn, *args, **kwargs)`` calls ``fn`` in a fresh thread and returns its
+    result (or raises its exception). Use it when the test body calls a service whose
+    on-commit hooks publish over the channel layer: Playwright's sync API keeps an event
+    loop running in the test thread, where ``async_to_sync`` refuses to run ("You cannot
+    use AsyncToSync in the same thread as an async event loop"), so the broadcast would
+    be lost. The thread uses its own database connection, closed afterwards.
 """
 
 from __future__ import annotations
@@ -352,6 +359,34 @@ def browser(_playwright: Any) -> Iterator[Any]:
 def js_errors() -> list[str]:
     """Uncaught JavaScript errors from every page of this test's contexts."""
     return []
+
+
+@pytest.fixture
+def off_loop(live_site: LiveServer) -> Callable[..., Any]:
+    """Run a callable outside Playwright's event loop (see module doc)."""
+    import threading
+
+    from django.db import connections
+
+    def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                outcome["value"] = fn(*args, **kwargs)
+            except BaseException as error:  # re-raised in the test thread
+                outcome["error"] = error
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=run, name="off-loop")
+        thread.start()
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome.get("value")
+
+    return call
 
 
 def _session_cookie(user: Any, url: str) -> dict[str, Any]:

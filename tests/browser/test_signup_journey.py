@@ -109,5 +109,22 @@ def test_menu_and_sign_out_work_without_javascript(live_site, new_context, djang
     page = new_context(user=user, java_script_enabled=False).new_page()
     page.goto("/rules/")
     expect(page.locator("#r11")).to_contain_text("Molodka")
-    expect(page.locator('svg[data-card="TD"] .card-rank').first).to_have_text("10")
+    expect(page.locator('svg[data-card="TD"] .pc-rank').first).to_have_text("10")
     _sign_out(page)
+
+
+def test_off_loop_runs_async_to_sync_code_from_a_browser_test(live_site, page, off_loop):
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    page.goto("/rules/")  # Playwright's loop is running in this thread now
+    layer = get_channel_layer()
+
+    def round_trip() -> dict:
+        name = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.send)(name, {"type": "ping"})
+        return async_to_sync(layer.receive)(name)
+
+    assert off_loop(round_trip) == {"type": "ping"}
+    with pytest.raises(ZeroDivisionError):
+        off_loop(lambda: 1 / 0)

@@ -38,8 +38,8 @@ def test_rules_page_covers_every_rule(client):
         assert f'<h3 id="r{n}">R{n} ·' in html, f"R{n} missing"
     # Cards are drawn by us; the 10 reads "10", never "T".
     assert 'data-card="TD"' in html
-    assert re.search(r'<text class="card-rank"[^>]*>10</text>', html)
-    assert not re.search(r'<text class="card-rank"[^>]*>T</text>', html)
+    assert re.search(r'<text class="pc-rank"[^>]*>10</text>', html)
+    assert not re.search(r'<text class="pc-rank"[^>]*>T</text>', html)
 
 
 @pytest.mark.parametrize(("code", "rank", "suit", "colour", "label"), [
