@@ -86,6 +86,8 @@ def _bits(mask: int) -> list[int]:
 
 
 _MATCH_CACHE: dict[tuple[int, int, int], bool] = {}
+#: Memo tables are cleared when they grow past this (bounded memory).
+_CACHE_LIMIT = 300_000
 
 
 def can_beat_mask(cards: int, top: int, trump: int) -> bool:
@@ -102,7 +104,7 @@ def can_beat_mask(cards: int, top: int, trump: int) -> bool:
             found = False
         else:
             found = _match(_bits(top), cards, BEATEN_BY[trump])
-        if len(_MATCH_CACHE) > 500_000:
+        if len(_MATCH_CACHE) > _CACHE_LIMIT:
             _MATCH_CACHE.clear()
         _MATCH_CACHE[key] = found
     return found
@@ -177,7 +179,6 @@ def molodka_distance(seat: int, original_leader: int) -> int:
 
 _HANDS: dict[int, tuple[tuple[Action, ...], ...]] = {}
 _BEATS: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {}, {}, {})
-_CACHE_LIMIT: Final = 300_000
 # Single-card actions by their one-bit mask (the most common plays).
 _BEAT1: Final[dict[int, Action]] = {1 << i: action_from_mask(BEAT, 1 << i) for i in range(36)}
 
