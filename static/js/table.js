@@ -1145,5 +1145,6 @@ function init() {
 
 init();
 
-// A small handle for debugging in the console (read-only use).
+// A handle for the console and the browser tests (e.g. to drop the socket on purpose).
+window.kozelTable = { state: S, resync };
 export { S as state };

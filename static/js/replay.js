@@ -1,0 +1,192 @@
+// Replay viewer for a finished game (R19: after the end, everything may be shown).
+//
+// Built on the server's precomputed `frames` (one per move plus the start): step
+// with the buttons, the slider or ←/→ (Home/End), all hands open or "view from a
+// seat" (the other hands become card backs, other seats' discards face down).
+
+import * as C from "./table/cards.js";
+import { describe } from "./table/history.js";
+
+const root = document.getElementById("kz-replay");
+const $ = (sel) => root.querySelector(sel);
+const POSITIONS = ["bottom", "left", "top", "right"];
+const teamOf = (seat) => (seat % 2 === 0 ? "A" : "B");
+
+function readJson(id, fallback) {
+  const el = document.getElementById(id);
+  if (!el) return fallback;
+  try {
+    return JSON.parse(el.textContent);
+  } catch {
+    return fallback;
+  }
+}
+
+const record = readJson("game-record", {});
+const frames = readJson("replay-frames", []);
+const names = {};
+document.querySelectorAll("#replay-names li").forEach((li) => (names[Number(li.dataset.position)] = li.textContent));
+const nameOf = (seat) => names[seat] || `Seat ${seat + 1}`;
+const trumpCard = record.trump_card || (frames[0] && frames[0].trump_card) || null;
+const trump = C.isCode(trumpCard) ? trumpCard[1] : null;
+
+const R = { step: 0, from: "all" };
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const viewer = () => (R.from === "all" ? null : Number(R.from));
+const bottom = () => viewer() ?? 0;
+const posOf = (seat) => POSITIONS[(seat - bottom() + 4) % 4];
+
+function moveText(move) {
+  if (!move) return "The deal.";
+  const entry = move.kind === "discard" && viewer() !== null && viewer() !== move.seat
+    ? { event: "play", kind: "discard", seat: move.seat, count: move.cards.length }
+    : { event: move.kind === "molodka" ? "molodka" : "play", ...move };
+  return describe(entry, nameOf, trump, move.kind === "discard" ? move.seat : null) + ".";
+}
+
+function render() {
+  const f = frames[R.step];
+  if (!f) return;
+  const last = frames.length - 1;
+  $("#rp-step").textContent = `Step ${R.step} of ${last}`;
+  $("#rp-range").value = String(R.step);
+  $("#rp-first").disabled = $("#rp-prev").disabled = R.step === 0;
+  $("#rp-next").disabled = $("#rp-last").disabled = R.step === last;
+  $("#rp-move").textContent = moveText(f.move);
+  root.dataset.step = String(R.step);
+
+  // Trump and stock.
+  const tbox = $("#kz-trump");
+  tbox.replaceChildren();
+  if (trump) {
+    const s = el("span", `trump-suit suit-${trump}`, C.SUIT_SYMBOLS[trump]);
+    s.setAttribute("aria-hidden", "true");
+    tbox.append(el("span", "info-label", "Trump"), s, C.cardElement(trumpCard, { trump, small: true }));
+    tbox.setAttribute("aria-label", `Trump: ${C.SUIT_NAMES[trump]}`);
+  }
+  const sbox = $("#kz-stock");
+  sbox.replaceChildren(el("span", "info-label", "Stock"), el("span", "stock-count", String(f.stock_size ?? 0)));
+  sbox.setAttribute("aria-label", `Stock: ${f.stock_size ?? 0} cards`);
+
+  // Seats with their hands.
+  for (let seat = 0; seat < 4; seat++) {
+    const slot = $(`#kz-seat-${posOf(seat)}`);
+    const team = teamOf(seat);
+    const plate = el("div", `kz-seat team-${team}${f.turn === seat ? " is-turn" : ""}`);
+    plate.dataset.seat = String(seat);
+    const head = el("div", "plate-head");
+    const av = el("span", "avatar", (nameOf(seat)[0] || "?").toUpperCase());
+    av.setAttribute("aria-hidden", "true");
+    head.append(av, el("span", "pname", nameOf(seat)));
+    const stats = el("div", "plate-stats", `Team ${team} · ${(f.tricks && f.tricks[team]) || 0} tricks`);
+    const hand = el("div", "rp-hand");
+    const cards = C.sortCards(f.hands[seat] || [], trump);
+    const open = viewer() === null || viewer() === seat;
+    for (const code of cards) hand.append(open ? C.cardElement(code, { trump, small: true }) : C.backElement({ small: true }));
+    hand.setAttribute("role", "group");
+    hand.setAttribute("aria-label", open ? `${nameOf(seat)}'s hand: ${cards.map(C.cardName).join(", ") || "empty"}` : `${nameOf(seat)}'s hand: ${cards.length} cards`);
+    plate.append(head, stats, hand);
+    if (f.turn === seat) plate.append(el("div", "turn-marker", "to play"));
+    slot.replaceChildren(plate);
+  }
+
+  // The trick.
+  const trick = $("#kz-trick");
+  trick.replaceChildren();
+  (f.table || []).forEach((entry, seat) => {
+    if (!entry) return;
+    const isTop = seat === f.top_seat && entry.kind !== "discard";
+    const set = el("div", `trick-set kz-at-${posOf(seat)}${isTop ? " is-top" : ""}`);
+    set.dataset.seat = String(seat);
+    set.dataset.kind = entry.kind;
+    const row = el("div", "set-cards");
+    if (entry.kind === "discard") {
+      const shown = viewer() === null || viewer() === seat;
+      const n = entry.count ?? (entry.cards || []).length;
+      for (let i = 0; i < n; i++) {
+        if (shown && entry.cards && entry.cards[i]) {
+          const c = C.cardElement(entry.cards[i], { trump, small: true });
+          c.classList.add("own-discard");
+          row.append(c);
+        } else row.append(C.backElement({ small: true }));
+      }
+    } else {
+      for (const code of C.sortCards(entry.cards || [], trump)) row.append(C.cardElement(code, { trump, small: true }));
+    }
+    set.append(row, el("span", "set-label", isTop ? `${nameOf(seat)} · to beat` : nameOf(seat)));
+    trick.append(set);
+  });
+
+  // The move list, current one marked.
+  const list = $("#rp-moves");
+  [...list.children].forEach((li, i) => li.classList.toggle("is-current", i + 1 === R.step));
+  const cur = list.children[R.step - 1];
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function go(step) {
+  R.step = Math.max(0, Math.min(frames.length - 1, step));
+  render();
+}
+
+function init() {
+  if (!root || !frames.length) return;
+  root.classList.add("js");
+  try {
+    if (localStorage.getItem("kozel.fourColour") === "1") document.documentElement.classList.add("four-colour");
+  } catch {
+    /* ignore */
+  }
+  const fc = $("#kz-four-colour");
+  fc.checked = document.documentElement.classList.contains("four-colour");
+  fc.addEventListener("change", () => {
+    document.documentElement.classList.toggle("four-colour", fc.checked);
+    try {
+      localStorage.setItem("kozel.fourColour", fc.checked ? "1" : "0");
+    } catch {
+      /* ignore */
+    }
+  });
+  $("#rp-range").max = String(frames.length - 1);
+  $("#rp-range").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("#rp-first").addEventListener("click", () => go(0));
+  $("#rp-prev").addEventListener("click", () => go(R.step - 1));
+  $("#rp-next").addEventListener("click", () => go(R.step + 1));
+  $("#rp-last").addEventListener("click", () => go(frames.length - 1));
+  $("#rp-view").addEventListener("change", (e) => {
+    R.from = e.target.value;
+    buildMoves();
+    render();
+  });
+  document.addEventListener("keydown", (e) => {
+    const tag = (e.target.tagName || "").toLowerCase();
+    if (["input", "select", "textarea"].includes(tag) && e.target.type !== "range") return;
+    if (e.key === "ArrowRight") go(R.step + 1);
+    else if (e.key === "ArrowLeft") go(R.step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(frames.length - 1);
+    else return;
+    e.preventDefault();
+  });
+  buildMoves();
+  render();
+}
+
+function buildMoves() {
+  const list = $("#rp-moves");
+  list.replaceChildren();
+  frames.slice(1).forEach((f, i) => {
+    const li = el("li", "", moveText(f.move));
+    li.addEventListener("click", () => go(i + 1));
+    list.append(li);
+  });
+}
+
+init();

@@ -1,0 +1,39 @@
+"""The live table's hand-written ES modules parse (DESIGN: no build step, so no build to catch it).
+
+Uses ``node --check`` on a ``.mjs`` copy of each module (parsed as an ES module); skipped
+where node is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+JS_DIR = Path(__file__).resolve().parents[2] / "static" / "js"
+MODULES = sorted(JS_DIR.rglob("*.js"))
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(JS_DIR)))
+def test_module_parses(module: Path, tmp_path: Path) -> None:
+    copy = tmp_path / (module.stem + ".mjs")
+    copy.write_text(module.read_text(encoding="utf-8"), encoding="utf-8")
+    result = subprocess.run([NODE, "--check", str(copy)], capture_output=True, text=True,
+                            timeout=30, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_table_modules_exist_and_import_only_relative_modules() -> None:
+    names = {str(p.relative_to(JS_DIR)) for p in MODULES}
+    assert {"table.js", "replay.js", "table/cards.js", "table/legality.js"} <= names
+    for module in MODULES:
+        for spec in re.findall(r'^\s*import[^"\']*["\']([^"\']+)["\']', module.read_text(),
+                               flags=re.MULTILINE):
+            # No CDN, no bare package names: only our own files, by relative path.
+            assert spec.startswith("./") and spec.endswith(".js"), (module, spec)
+            assert (module.parent / spec).resolve().is_file(), (module, spec)
