@@ -13,7 +13,7 @@ Pure Python, immutable values, no Django.  Typical use::
 
 from __future__ import annotations
 
-from . import bench, fast, rules
+from . import fast, rules
 from .actions import Action, Beat, Discard, Lead, Molodka, action_from_dict
 from .cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
 from .errors import EngineError, IllegalActionError, InvalidPositionError
@@ -39,7 +39,6 @@ from .state import GameState
 
 __all__ = [
     "ALGORITHM_VERSION",
-    "bench",
     "fast",
     "rules",
     "Action",
