@@ -233,7 +233,7 @@ function onEvent(ev) {
   // snapshots, estimate the next one from the table's turn length (it restarts per action).
   const g = S.snap.game;
   const secs = S.snap.table && S.snap.table.turn_seconds;
-  const given = ev.turn_deadline || ev.view.turn_deadline;
+  const given = "turn_deadline" in ev ? ev.turn_deadline : ev.view.turn_deadline;
   if (given !== undefined) g.turn_deadline = given;
   else if (g.turn_deadline && secs && !ev.view.game_over) g.turn_deadline = new Date(Date.now() + secs * 1000).toISOString();
   setPending(false);

@@ -26,7 +26,7 @@ def test_reconnect_after_a_dropped_socket_and_chat(live_site, new_context, djang
     banner = page.get_by_role("status").filter(has_text="Connection lost — reconnecting…")
     expect(banner).to_be_visible()
     expect(page.locator("#kz-banner")).to_be_hidden(timeout=5000)
-    # While it was away, bob sat down; the fresh snapshot shows him.
+    # Back on a new socket: pushed snapshots arrive again (bob sits down, alice sees it).
     th.sit(other, 1)
     expect(page.locator('#kz-lobby li[data-position="1"]')).to_contain_text("bob")
     th.sit(page, 0)
