@@ -29,6 +29,19 @@ class GameSettings:
         return int(getattr(settings, "KOZEL_DEFAULT_SERIES_TARGET", 12))
 
     @property
+    def TURN_SECONDS_OVERRIDE(self) -> float | None:
+        """Tests only: every clock runs this many seconds instead of the table's setting."""
+        value = getattr(settings, "KOZEL_TURN_SECONDS_OVERRIDE", None)
+        return None if value is None else float(value)
+
+    def turn_seconds(self, table_seconds: int | None) -> float | None:
+        """The clock length for a table (None: no clock)."""
+        if table_seconds is None:
+            return None
+        override = self.TURN_SECONDS_OVERRIDE
+        return float(table_seconds) if override is None else override
+
+    @property
     def CHAT_MAX_LENGTH(self) -> int:
         return int(getattr(settings, "KOZEL_CHAT_MAX_LENGTH", 300))
 

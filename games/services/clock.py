@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
+from games.conf import game_settings
 from games.models import Conduct, Game, Move, Seat, Series, Table
 from games.services import publish, schedule
 from games.services.errors import InvalidRequestError, PermissionDeniedError
@@ -47,11 +48,12 @@ def arm_turn_clock_locked(game: Game, state: engine.GameState, table: Table) -> 
     seat = state.turn
     game.turn_started_at = now if seat is not None else None
     game.turn_deadline = None
-    if (seat is None or game.paused or table.turn_seconds is None
+    seconds = game_settings.turn_seconds(table.turn_seconds)
+    if (seat is None or game.paused or seconds is None
             or seat not in human_positions(game.series)):
         return
-    game.turn_deadline = now + timedelta(seconds=table.turn_seconds)
-    schedule.on_commit_turn_timeout(game.pk, game.version, table.turn_seconds)
+    game.turn_deadline = now + timedelta(seconds=seconds)
+    schedule.on_commit_turn_timeout(game.pk, game.version, seconds)
 
 
 def _casual_choice(state: engine.GameState, seat: int, rng: random.Random) -> engine.Action:

@@ -1,0 +1,177 @@
+"""Clocks, timeouts, abandonment and reclaiming a seat (issue 6), through the services."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import engine
+from games.models import Conduct, Game, Move, Seat
+from games.services import clock, play, presence
+from games.services import series as series_service
+from games.services import tables
+from games.services.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
+from tests.games.helpers import current_game, first_legal, state_of, users_by_position
+
+
+@pytest.fixture
+def clocked(cast):
+    table = tables.create_table(cast.alice, tables.TableSettings(name="clock", turn_seconds=15))
+    for position, user in enumerate(cast.seated):
+        tables.take_seat(table.pk, user, position)
+    series = series_service.start_series(table.pk, cast.alice)
+    return table, series, current_game(series)
+
+
+def expire(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+
+
+def test_the_deadline_is_stored_in_the_database(clocked):
+    table, series, game = clocked
+    game.refresh_from_db()
+    assert game.turn_deadline is not None and game.turn_started_at is not None
+    assert 14 <= (game.turn_deadline - game.turn_started_at).total_seconds() <= 15
+
+
+def test_no_clock_no_deadline(cast, full_table):
+    series = series_service.start_series(full_table.pk, cast.alice)
+    game = current_game(series)
+    assert game.turn_deadline is None and game.turn_started_at is not None
+
+
+def test_timeout_plays_for_the_player_and_records_a_strike(clocked):
+    table, series, game = clocked
+    seat = state_of(game).turn
+    expire(game)
+    assert clock.play_timeout(game.pk, 0) == 1
+    move = Move.objects.get(game=game)
+    assert (move.seat, move.source) == (seat, "timeout")
+    strike = Conduct.objects.get()
+    assert (strike.kind, strike.position) == ("timeout", seat)
+
+
+def test_late_or_duplicate_timeout_changes_nothing(clocked):
+    table, series, game = clocked
+    expire(game)
+    assert clock.play_timeout(game.pk, 0) == 1
+    assert clock.play_timeout(game.pk, 0) is None  # duplicate: the version moved on
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_early_timeout_does_nothing(clocked):
+    table, series, game = clocked
+    assert clock.play_timeout(game.pk, 0) is None
+    assert Move.objects.filter(game=game).count() == 0
+
+
+def test_acting_in_time_clears_the_run_of_timeouts(clocked):
+    table, series, game = clocked
+    users = users_by_position(series)
+    expire(game)
+    clock.play_timeout(game.pk, 0)
+    state = state_of(game)
+    seat = state.turn
+    play.submit_action(game.pk, users[seat], first_legal(state, seat).to_dict(), 1)
+    series.refresh_from_db()
+    assert all(not e.get("timeouts_in_row") for e in series.seats if e["position"] == seat)
+
+
+def test_two_timeouts_in_a_row_hand_the_seat_to_a_casual_bot(clocked):
+    table, series, game = clocked
+    victim = state_of(game).turn
+    # Make the same seat time out twice: after its first timeout, replay until it is
+    # on turn again, every other seat acting in time.
+    users = users_by_position(series)
+    timeouts = 0
+    while timeouts < 2:
+        game.refresh_from_db()
+        state = state_of(game)
+        if state.turn == victim:
+            expire(game)
+            clock.play_timeout(game.pk, game.version)
+            timeouts += 1
+        else:
+            play.submit_action(game.pk, users[state.turn],
+                               first_legal(state, state.turn).to_dict(), game.version)
+    series.refresh_from_db()
+    entry = next(e for e in series.seats if e["position"] == victim)
+    assert entry["bot_level"] == "casual" and entry["user_id"] is None
+    assert entry["away_user_id"] == users[victim].pk
+    assert Conduct.objects.filter(kind="abandon", reason="timeouts", position=victim).count() == 1
+    state = state_of(game)
+    with pytest.raises(NotYourSeatError):  # the player no longer holds the seat
+        play.submit_action(game.pk, users[victim], first_legal(state, victim).to_dict(),
+                           game.version)
+
+
+def test_player_reclaims_a_seat_at_a_casual_table(clocked):
+    table, series, game = clocked
+    victim = state_of(game).turn
+    user = users_by_position(series)[victim]
+    from django.db import transaction
+
+    with transaction.atomic():
+        locked = play.lock_game(game.pk)
+        s = locked.series
+        clock._take_over_locked(s, victim, locked, Conduct.Reason.DISCONNECT)
+        s.save(update_fields=["seats"])
+    assert clock.reclaim_seat(table.pk, user) == victim
+    series.refresh_from_db()
+    entry = next(e for e in series.seats if e["position"] == victim)
+    assert entry["user_id"] == user.pk and entry["bot_level"] == ""
+    with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
+        clock.reclaim_seat(table.pk, user)
+
+
+def test_stranger_cannot_reclaim(clocked, cast):
+    table, series, game = clocked
+    with pytest.raises(InvalidRequestError):
+        clock.reclaim_seat(table.pk, cast.charlie)
+    with pytest.raises(PermissionDeniedError):
+        clock.reclaim_seat(table.pk, None)
+
+
+def test_disconnected_on_own_turn_for_60_s_a_bot_takes_over(clocked):
+    table, series, game = clocked
+    seat = state_of(game).turn
+    user = users_by_position(series)[seat]
+    presence.connected(table.pk, user)
+    presence.disconnected(table.pk, user)
+    assert clock.abandon_if_disconnected(game.pk, 0) is False  # not 60 s yet
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Seat.objects.filter(table=table, position=seat).update(disconnected_at=long_ago)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago)
+    assert clock.abandon_if_disconnected(game.pk, 0) is True
+    assert Conduct.objects.filter(kind="abandon", reason="disconnect").count() == 1
+
+
+def test_disconnect_countdown_runs_only_on_own_turn(clocked):
+    """Away for a long time, but the turn only just came: no takeover yet."""
+    table, series, game = clocked
+    seat = state_of(game).turn
+    user = users_by_position(series)[seat]
+    presence.connected(table.pk, user)
+    presence.disconnected(table.pk, user)
+    Seat.objects.filter(table=table, position=seat).update(
+        disconnected_at=timezone.now() - timedelta(minutes=10))
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now())
+    assert clock.abandon_if_disconnected(game.pk, 0) is False
+
+
+def test_connected_player_is_never_taken_over(clocked):
+    table, series, game = clocked
+    seat = state_of(game).turn
+    presence.connected(table.pk, users_by_position(series)[seat])
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(hours=1))
+    assert clock.abandon_if_disconnected(game.pk, 0) is False
+
+
+def test_r11_molodka_has_no_clock(clocked):
+    """Only the seat on turn is timed; the deadline belongs to state.turn."""
+    table, series, game = clocked
+    game.refresh_from_db()
+    state = engine.GameState.from_dict(game.state)
+    assert state.turn is not None and game.turn_deadline is not None

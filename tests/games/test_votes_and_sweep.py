@@ -1,0 +1,122 @@
+"""Votes to pause or end a casual series, and the backstop sweep."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game, Series, Table
+from games.services import play, sweep, votes
+from games.services import series as series_service
+from games.services.errors import GameOverError, InvalidRequestError, NotYourSeatError
+from tests.games.helpers import current_game, first_legal, start_with_bots, state_of
+
+
+@pytest.fixture
+def series(cast, full_table):
+    return series_service.start_series(full_table.pk, cast.alice)
+
+
+def test_three_of_four_pause_then_resume(series, cast, full_table):
+    assert votes.cast_vote(full_table.pk, cast.alice, "pause")["carried"] is False
+    assert votes.cast_vote(full_table.pk, cast.bob, "pause")["carried"] is False
+    tally = votes.cast_vote(full_table.pk, cast.carol, "pause")
+    assert tally == {"kind": "pause", "votes": 3, "needed": 3, "carried": True}
+    game = current_game(series)
+    assert game.paused and game.turn_deadline is None
+    state = state_of(game)
+    with pytest.raises(GameOverError, match="paused"):
+        play.submit_action(game.pk, cast.seated[state.turn],
+                           first_legal(state, state.turn).to_dict(), game.version)
+    for user in cast.seated[:3]:
+        votes.cast_vote(full_table.pk, user, "resume")
+    game.refresh_from_db()
+    assert not game.paused
+
+
+def test_vote_to_end_the_series(series, cast, full_table):
+    for user in cast.seated[1:]:
+        votes.cast_vote(full_table.pk, user, "end")
+    series.refresh_from_db()
+    assert series.status == Series.Status.ABORTED
+    assert current_game(series).status == Game.Status.VOIDED
+    full_table.refresh_from_db()
+    assert full_table.status == Table.Status.FINISHED
+
+
+def test_a_person_with_three_bots_decides_alone(cast):
+    series = start_with_bots(cast.alice)
+    assert votes.cast_vote(series.table_id, cast.alice, "pause")["carried"] is True
+
+
+def test_votes_are_refused_from_strangers_and_bad_kinds(series, cast, full_table):
+    with pytest.raises(NotYourSeatError):
+        votes.cast_vote(full_table.pk, cast.charlie, "end")
+    with pytest.raises(InvalidRequestError):
+        votes.cast_vote(full_table.pk, cast.alice, "surrender")
+    with pytest.raises(InvalidRequestError, match="already running"):
+        votes.cast_vote(full_table.pk, cast.alice, "resume")
+    series.refresh_from_db()
+    assert series.status == Series.Status.PLAYING
+
+
+def test_sweep_plays_an_overdue_timeout(cast):
+    from games.services import tables
+
+    table = tables.create_table(cast.alice, tables.TableSettings(name="c", turn_seconds=15))
+    for position, user in enumerate(cast.seated):
+        tables.take_seat(table.pk, user, position)
+    series = series_service.start_series(table.pk, cast.alice)
+    game = current_game(series)
+    Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=2))
+    assert sweep.sweep()["timeouts"] == 1
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_sweep_moves_a_stalled_bot(cast):
+    series = start_with_bots(cast.alice, ("random",) * 3)
+    game = current_game(series)
+    state = state_of(game)
+    if state.turn == 0:  # alice's turn: let her play so that a bot is on turn
+        play.submit_action(game.pk, cast.alice, first_legal(state, 0).to_dict(), 0)
+    game.refresh_from_db()
+    before = game.version
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
+    assert sweep.sweep()["bots"] >= 1
+    game.refresh_from_db()
+    assert game.version > before
+
+
+def test_sweep_deals_a_missing_next_game(cast, full_table):
+    from tests.games.test_play_service import play_out_game
+    from tests.games.helpers import users_by_position
+
+    series = series_service.start_series(full_table.pk, cast.alice)
+    game = current_game(series)
+    play_out_game(game, users_by_position(series))
+    Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
+    assert sweep.sweep()["next_games"] == 1
+    assert series.games.count() == 2
+    assert sweep.sweep()["next_games"] == 0
+
+
+def test_empty_table_is_closed_after_5_minutes(cast, full_table):
+    series = series_service.start_series(full_table.pk, cast.alice)
+    Table.objects.filter(pk=full_table.pk).update(
+        empty_since=timezone.now() - timedelta(minutes=6))
+    assert sweep.close_empty_tables() == 1
+    full_table.refresh_from_db()
+    series.refresh_from_db()
+    assert full_table.status == Table.Status.ABANDONED
+    assert series.status == Series.Status.ABORTED
+
+
+def test_table_with_someone_connected_stays_open(cast, full_table):
+    from games.services import presence
+
+    presence.connected(full_table.pk, cast.bob)
+    Table.objects.filter(pk=full_table.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    assert sweep.close_empty_tables() == 0
