@@ -24,6 +24,10 @@ from .heuristics import choose_lead, choose_reply, mask_points
 __all__ = ["greedy_action", "playout", "utility"]
 
 FULL: Final = (1 << 36) - 1
+#: Utility weights: loss points (R16) are what a series counts; the card-point
+#: margin is a smoother signal of the same thing, so fewer samples are needed.
+LOSS_WEIGHT = 1.0
+MARGIN_WEIGHT = 0.5
 
 
 def _molodka(core: Core, quiet: int) -> tuple[int, Action] | None:
@@ -89,7 +93,7 @@ def utility(core: Core, team: int) -> float:
     tricks = core[14]
     loss, _, _ = score({"A": pa, "B": 120 - pa}, {"A": tricks[0], "B": tricks[1]})
     margin = (pa - 60) / 60.0
-    value = loss["B"] - loss["A"] + 0.5 * margin
+    value = LOSS_WEIGHT * (loss["B"] - loss["A"]) + MARGIN_WEIGHT * margin
     return value if team == 0 else -value
 
 

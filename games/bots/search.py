@@ -12,9 +12,12 @@ Every candidate is valued on the same worlds with the same playout seed
 the deal.
 
 Budgets are deterministic (worlds and playouts are counted) so a decision
-depends only on the view and the rng; a wall-clock cap (``time_cap``, also
-settable with ``KOZEL_BOT_TIME_CAP_MS``) is a safety net that ends the
-search early on a slow machine, at the price of that determinism.
+depends only on the view and the rng; a time cap (``time_cap``, also settable
+with ``KOZEL_BOT_TIME_CAP_MS`` / ``KOZEL_STRONG_TIME_CAP_MS``) is a safety
+net that ends the search early on a slow machine, at the price of that
+determinism.  The cap counts the CPU time of the deciding thread
+(``time.thread_time``): the target is "p95 on one core", and a shared
+machine must not make the bots play worse.
 """
 
 from __future__ import annotations
@@ -285,7 +288,7 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
     """
     if not view.legal:
         return None
-    start = time.perf_counter()
+    start = time.thread_time()
     kn = read_view(view)
     me = kn.seat
     team = me & 1
@@ -308,7 +311,7 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
         values = _world_values(world, cands, me, team, seed, cfg)
         for i, v in enumerate(values):
             sums[i] += v
-        if time.perf_counter() - start > cfg.time_cap:
+        if time.thread_time() - start > cfg.time_cap:
             break
     best = max(range(len(cands)), key=lambda i: (sums[i], -i))
     return cands[best]
