@@ -4,4 +4,7 @@ from games.models.chat import ChatMessage
 from games.models.play import Conduct, Game, GameResult, Move, Series, SeriesVote, Team
 from games.models.tables import BotLevel, Seat, Table
 
-__all__ = ["BotLevel", "ChatMessage", "Conduct", "Game", "GameResult", "Move", "Seat", "Series", "SeriesVote", "Table", "Team"]
+__all__ = [
+    "BotLevel", "ChatMessage", "Conduct", "Game", "GameResult", "Move", "Seat", "Series",
+    "SeriesVote", "Table", "Team",
+]

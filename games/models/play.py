@@ -74,8 +74,9 @@ class Series(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="series_unique_number"),
             models.CheckConstraint(condition=Q(first_dealer__gte=0) & Q(first_dealer__lte=3),
                                    name="series_first_dealer_range"),
-            models.CheckConstraint(condition=Q(winner__in=["", "A", "B"]) & Q(goat__in=["", "A", "B"]),
-                                   name="series_team_letters"),
+            models.CheckConstraint(
+                condition=Q(winner__in=["", "A", "B"]) & Q(goat__in=["", "A", "B"]),
+                name="series_team_letters"),
         ]
         indexes = [models.Index(fields=["status", "-started_at"], name="series_status_idx")]
 
@@ -189,7 +190,8 @@ class GameResult(models.Model):
             models.CheckConstraint(condition=Q(points_a__lte=120) & Q(points_b__lte=120),
                                    name="result_points_range"),
             models.CheckConstraint(
-                condition=Q(loss_points_a__in=LOSS_POINT_VALUES) & Q(loss_points_b__in=LOSS_POINT_VALUES),
+                condition=(Q(loss_points_a__in=LOSS_POINT_VALUES)
+                           & Q(loss_points_b__in=LOSS_POINT_VALUES)),
                 name="result_loss_points_values"),
             models.CheckConstraint(condition=Q(last_taker__gte=0) & Q(last_taker__lte=3),
                                    name="result_last_taker_range"),

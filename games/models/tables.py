@@ -84,7 +84,8 @@ class Table(models.Model):
                                    name="table_series_target_range"),
             # Ranked tables are humans only and always have a clock (issue 7).
             models.CheckConstraint(
-                condition=~Q(kind="ranked") | (Q(bots_allowed=False) & Q(turn_seconds__isnull=False)),
+                condition=(~Q(kind="ranked")
+                           | (Q(bots_allowed=False) & Q(turn_seconds__isnull=False))),
                 name="table_ranked_rules"),
         ]
 

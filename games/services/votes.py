@@ -39,8 +39,9 @@ def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[s
             raise NotYourSeatError("Only the players at the table vote.")
         game = series.games.filter(status=Game.Status.PLAYING).order_by("-number").first()
         paused = bool(game and game.paused)
-        if kind == SeriesVote.Kind.PAUSE and paused or kind == SeriesVote.Kind.RESUME and not paused:
-            raise InvalidRequestError("The series is already " + ("paused." if paused else "running."))
+        if (kind == SeriesVote.Kind.PAUSE) == paused and kind != SeriesVote.Kind.END:
+            state = "paused." if paused else "running."
+            raise InvalidRequestError(f"The series is already {state}")
         SeriesVote.objects.get_or_create(series=series, kind=kind, user=user)
         voters = set(SeriesVote.objects.filter(series=series, kind=kind)
                      .values_list("user_id", flat=True)) & people

@@ -15,9 +15,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import engine
-from games.services import play
+from games.services import play, tables
 from games.services import series as series_service
-from games.services import tables
 from tests.games.helpers import card_codes_in, current_game, state_of
 from tests.games.ws import connect
 

@@ -186,9 +186,8 @@ def test_r18_series_runs_to_its_target_and_names_the_goat(cast, table):
 
 @pytest.mark.django_db(transaction=True)
 def test_double_submission_applies_exactly_once(cast):
-    from tests.games.conftest import make_user
-
     from games.services import tables
+    from tests.games.conftest import make_user
 
     players = [make_user(f"p{i}") for i in range(4)]
     t = tables.create_table(players[0], tables.TableSettings(name="race"))

@@ -8,9 +8,8 @@ from channels.testing import WebsocketCommunicator
 
 from games import engine
 from games.models import Move
-from games.services import play
+from games.services import play, tables
 from games.services import series as series_service
-from games.services import tables
 from kozel_site.asgi import application
 from tests.games.helpers import card_codes_in, current_game, first_legal, state_of
 from tests.games.ws import ORIGIN, connect
@@ -110,7 +109,8 @@ async def test_resync_after_a_missed_event_equals_a_fresh_snapshot(cast):
     ('{"type": "act", "action": {"kind": "lead"}, "version": 0}', "invalid"),
     ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": "x"}', "invalid"),
     ('{"type": "act", "action": "AH", "version": 0}', "invalid"),
-    ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": 0, "game_id": 999999}', "not_found"),
+    ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": 0, '
+     '"game_id": 999999}', "not_found"),
     ('{"type": "chat", "text": 5}', "invalid"),
     ('{"type": "chat", "text": "' + "x" * 301 + '"}', "invalid"),
     ('{"type": "chat", "text": "   "}', "invalid"),

@@ -91,8 +91,8 @@ def test_sweep_moves_a_stalled_bot(cast):
 
 
 def test_sweep_deals_a_missing_next_game(cast, full_table):
-    from tests.games.test_play_service import play_out_game
     from tests.games.helpers import users_by_position
+    from tests.games.test_play_service import play_out_game
 
     series = series_service.start_series(full_table.pk, cast.alice)
     game = current_game(series)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -44,7 +43,7 @@ class Recorder:
         while True:
             try:
                 got.append(await self.receive(timeout=quiet))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return got
 
     async def send(self, frame: dict[str, Any]) -> None:
