@@ -54,7 +54,8 @@ const S = {
   resyncing: false,
   summary: null, // {gameId, number, result, tricks, dismissed}
   summarized: new Set(),
-  linger: null, // {entries, taker, until}
+  linger: null, // the finished trick kept in view: {entries, taker, key, collecting}
+  lingerTimer: null,
   chatSeen: new Set(),
   latency: null,
 };
@@ -108,7 +109,7 @@ function connect() {
     showBanner(null);
     if (S.everOpened) send({ type: "resync" });
     S.everOpened = true;
-    renderActions();
+    if (S.snap) render();
   });
   ws.addEventListener("message", (ev) => {
     if (S.ws !== ws) return;
@@ -264,7 +265,8 @@ function onViewChanged(oldView, newView) {
   }
   // A trick was completed: keep it in view ~1.2 s, then slide it to the taker (UX).
   const total = (v) => (v && v.tricks ? (v.tricks.A || 0) + (v.tricks.B || 0) : 0);
-  if (total(newView) > total(oldView)) startLinger(newView, oldView);
+  if (S.linger && !S.linger.collecting && (newView.table || []).some(Boolean)) collectLinger(S.linger.key);
+  if (total(newView) > total(oldView)) startLinger(newView);
   if (newView.hand && oldView && oldView.hand && newView.hand.length > oldView.hand.length && !molodka) {
     markDrawn(newView.hand.filter((c) => !oldView.hand.includes(c)));
   }
@@ -318,28 +320,39 @@ function lastTrickEntries(v) {
   return { entries, taker };
 }
 
-function startLinger(newView, oldView) {
+function startLinger(newView) {
   const { entries, taker } = lastTrickEntries(newView);
   if (!entries.length) return;
-  S.linger = { entries, taker, key: Date.now() };
-  const key = S.linger.key;
-  setTimeout(() => {
-    if (!S.linger || S.linger.key !== key) return;
-    const box = $("#kz-linger");
-    const target = Number.isInteger(taker) ? $(`.kz-seat[data-seat="${taker}"]`) : null;
-    if (box && target && !reducedMotion() && box.animate) {
-      const a = box.getBoundingClientRect();
-      const b = target.getBoundingClientRect();
-      const dx = b.left + b.width / 2 - (a.left + a.width / 2);
-      const dy = b.top + b.height / 2 - (a.top + a.height / 2);
-      const anim = box.animate(
-        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: 0 }],
-        { duration: 420, easing: "ease-in" },
-      );
-      anim.onfinish = () => endLinger(key);
-    } else endLinger(key);
-  }, 1200);
-  void oldView;
+  const key = Date.now();
+  S.linger = { entries, taker, key };
+  S.lingerTimer = setTimeout(() => collectLinger(key), 1200);
+}
+
+function collectLinger(key) {
+  // The finished trick slides to the taker's seat, then the next trick shows (UX: pace).
+  if (!S.linger || S.linger.key !== key) return;
+  clearTimeout(S.lingerTimer);
+  S.linger.collecting = true;
+  const sets = [...root.querySelectorAll("#kz-trick .trick-set.lingering")];
+  const target = Number.isInteger(S.linger.taker) ? $(`.kz-seat[data-seat="${S.linger.taker}"]`) : null;
+  if (!sets.length || !target || reducedMotion() || !sets[0].animate) {
+    endLinger(key);
+    return;
+  }
+  const b = target.getBoundingClientRect();
+  let pending = sets.length;
+  for (const el of sets) {
+    const a = el.getBoundingClientRect();
+    const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+    const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+    const anim = el.animate(
+      [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.3)`, opacity: 0 }],
+      { duration: 380, easing: "ease-in", fill: "forwards" },
+    );
+    anim.onfinish = () => {
+      if (--pending === 0) endLinger(key);
+    };
+  }
 }
 
 function endLinger(key) {
@@ -511,6 +524,7 @@ function renderHead() {
     status.textContent =
       snap.series && snap.series.status === "finished" ? "Series over" : `Waiting for players · ${filled}/4 seated`;
   } else if (v && v.game_over) status.textContent = "Game over";
+  else if (snap.game && snap.game.paused) status.textContent = "Paused";
   else if (v && Number.isInteger(v.turn)) status.textContent = v.turn === me() ? "Your turn" : `${nameOf(v.turn)} to play`;
   else status.textContent = "";
   // Trump (R6) and stock, always visible on the felt.
@@ -548,8 +562,10 @@ function renderSeats() {
     const team = teamOf(seat);
     const empty = isEmptySeat(info);
     const turn = v && !v.game_over && v.turn === seat;
+    // Our own seat is connected whenever this socket is open, whatever the snapshot said.
+    const offline = info.connected === false && !(seat === me() && S.open) && !empty;
     const cls = ["kz-seat", `team-${team}`, turn && "is-turn", seat === me() && "is-me", empty && "is-empty",
-      info.connected === false && "is-offline"].filter(Boolean).join(" ");
+      offline && "is-offline"].filter(Boolean).join(" ");
     slot.className = `kz-slot kz-pos-${pos}`;
     const plate = h("div", { class: cls, "data-seat": seat, "data-team": team });
     const name = empty ? "Empty seat" : nameOf(seat, { youWord: false });
@@ -570,7 +586,8 @@ function renderSeats() {
         h("span", { class: "short", text: ` · ${lp[team] ?? 0} lp` })) : null,
     );
     plate.append(head, stats);
-    if (info.connected === false) plate.append(h("div", { class: "offline-tag", title: "This player's connection dropped", text: "offline" }));
+    if (info.away) plate.append(h("div", { class: "offline-tag", title: "A bot plays this seat until its player comes back", text: "away · bot plays" }));
+    else if (offline) plate.append(h("div", { class: "offline-tag", title: "This player's connection dropped", text: "offline" }));
     if (turn) plate.append(h("div", { class: "turn-marker", text: seat === me() ? "your turn" : "to play" }));
     if (v && seat !== me()) {
       const n = (v.hand_sizes || [])[seat] ?? 0;
@@ -623,26 +640,26 @@ function renderCentre() {
   const v = view();
   const trick = $("#kz-trick");
   trick.replaceChildren();
-  const lingerBox = $("#kz-linger");
-  lingerBox.replaceChildren();
-  lingerBox.hidden = true;
+  trick.classList.toggle("is-lingering", Boolean(S.linger));
   if (!v) return;
   const t = C.trumpSuitOf(v);
+  if (S.linger) {
+    // The finished trick stays in view ~1.2 s, each set in front of its seat (UX).
+    for (const e of S.linger.entries) {
+      const el = setElement(e, e.seat, t, { isTop: false });
+      el.classList.add("lingering");
+      trick.append(el);
+    }
+    const who = Number.isInteger(S.linger.taker) ? nameOf(S.linger.taker) : "";
+    trick.append(h("div", { class: "trick-hint linger-title", text: who ? `${who} took the trick` : "Trick taken" }));
+    return;
+  }
   const table = v.table || [];
   table.forEach((entry, seat) => {
     if (entry) trick.append(setElement(entry, seat, t, { isTop: seat === v.top_seat && entry.kind !== "discard" }));
   });
-  if (!table.some(Boolean) && !v.game_over && Number.isInteger(v.turn) && !S.linger) {
+  if (!table.some(Boolean) && !v.game_over && Number.isInteger(v.turn)) {
     trick.append(h("div", { class: "trick-hint", text: v.turn === me() ? "Your lead" : `${nameOf(v.turn)} leads` }));
-  }
-  if (S.linger) {
-    lingerBox.hidden = false;
-    lingerBox.append(
-      h("div", { class: "linger-title", text: Number.isInteger(S.linger.taker) ? `${nameOf(S.linger.taker)} took the trick` : "Trick taken" }),
-    );
-    const row = h("div", { class: "linger-row" });
-    for (const e of S.linger.entries) row.append(setElement(e, e.seat, t, { isTop: false }));
-    lingerBox.append(row);
   }
 }
 
@@ -755,7 +772,7 @@ function renderSide() {
   tbody.replaceChildren();
   for (const g of games) {
     tbody.append(h("tr", {},
-      h("td", { text: String(g.number) }),
+      h("td", {}, g.id ? h("a", { href: `/game/${g.id}/replay/`, title: `Replay game ${g.number}`, text: String(g.number) }) : String(g.number)),
       h("td", { text: `${g.points?.A ?? "–"} – ${g.points?.B ?? "–"}` }),
       h("td", { text: `${g.tricks?.A ?? 0} – ${g.tricks?.B ?? 0}` }),
       h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg("eggs") }) : `${g.loss_points?.A ?? 0} – ${g.loss_points?.B ?? 0}`),
@@ -877,7 +894,9 @@ function renderSummary() {
         h("tbody", {}, rows)),
       eggs,
       h("p", { class: "muted small", text: `Series to ${series.target ?? 12} loss points: the first team to reach it is the goat (R18).` }),
-      h("button", { type: "button", class: "primary", onclick: closeSummary, text: "Continue" }),
+      h("div", { class: "summary-foot" },
+        h("button", { type: "button", class: "primary", onclick: closeSummary, text: "Continue" }),
+        sm.gameId ? h("a", { class: "button", href: `/game/${sm.gameId}/replay/`, text: "Replay" }) : null),
     ),
   );
   box.hidden = false;

@@ -105,14 +105,17 @@ def _click_and_wait(page: Page, name: str, version: str | None) -> str:
 
 
 def wait_for_turn_or_end(page: Page, timeout: float = 15.0) -> str:
-    """Wait until it is this page's turn ("turn") or its game is over ("over")."""
+    """Wait until it is this page's turn ("turn") or the game it was in is over ("over")."""
     table = page.locator("#kz-table")
+    game_id = table.get_attribute("data-game-id")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if page.locator("#kz-summary .summary-card").is_visible():
             return "over"
         if table.get_attribute("data-game-over") == "true":
             return "over"
+        if game_id and table.get_attribute("data-game-id") != game_id:
+            return "over"  # the next game was dealt already
         if table.get_attribute("data-my-turn") == "true" and not page.locator(
             "#kz-actions.is-pending"
         ).count():
@@ -125,5 +128,5 @@ def screenshot(page: Page, name: str) -> Path:
     """Save a screenshot under .run/screenshots/ (git-ignored) and return its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path

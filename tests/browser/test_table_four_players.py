@@ -37,6 +37,15 @@ def test_four_players_play_a_trick_and_one_reloads_mid_trick(live_site, new_cont
         partner = (position + 2) % 4
         expect(page.locator("#kz-seat-top .pname")).to_have_text(NAMES[partner])
 
+    # A spectator (signed out) sees seat 0 at the bottom, no hand, and the same trick.
+    spectator = new_context().new_page()
+    spectator.goto(f"/table/{table_id}/")
+    th.wait_ready(spectator)
+    expect(spectator.locator("#kz-seat-bottom .kz-seat")).to_have_attribute("data-seat", "0")
+    expect(spectator.get_by_text("You are watching this table.")).to_be_visible()
+    expect(spectator.locator("#kz-hand .hand-card")).to_have_count(0)
+    pages_and_spectator = [*pages, spectator]
+
     def seat_to_play() -> int:
         value = pages[0].locator("#kz-table").get_attribute("data-turn")
         assert value not in (None, ""), "nobody is to play"
@@ -56,7 +65,7 @@ def test_four_players_play_a_trick_and_one_reloads_mid_trick(live_site, new_cont
             reloaded = True
         th.play_one_turn(page)
         if played < 3:
-            for other in pages:
+            for other in pages_and_spectator:
                 expect(other.locator("#kz-trick .trick-set")).to_have_count(played + 1)
     assert reloaded
     # The trick is taken: every page shows one trick taken in all, for the same team.
