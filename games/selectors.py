@@ -112,8 +112,7 @@ def game_view(game: Game, position: int | None) -> dict[str, Any]:
     return view.to_dict()
 
 
-def table_snapshot(table: Table, user: AbstractBaseUser | None, *,
-                   spectators: int = 0) -> dict[str, Any]:
+def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The ``snapshot`` frame of games/WEBSOCKET.md for ``user`` at ``table``."""
     series = current_series(table)
     game = current_game(series)
@@ -150,7 +149,7 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None, *,
             "turn_seconds": table.turn_seconds, "series_target": table.series_target,
             "owner": table.owner.username, "start_when_full": table.start_when_full,
             "invite_url": f"/t/{table.invite_token}/" if is_owner and table.is_private else None,
-            "spectators": spectators,
+            "spectators": table.spectator_count,
         },
         "seats": seat_list,
         "series": series_dict(series) if series is not None else None,

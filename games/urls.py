@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("tables/", views.lobby, name="lobby"),
     path("tables/new/", views.create_table, name="create_table"),
+    path("play/bots/", views.quick_play, name="quick_play"),
     path("table/<int:table_id>/", views.table_page, name="table"),
     path("table/<int:table_id>/sit/", views.sit, name="sit"),
     path("table/<int:table_id>/leave/", views.leave, name="leave"),

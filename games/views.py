@@ -56,6 +56,19 @@ def create_table(request: HttpRequest) -> HttpResponse:
     return render(request, "games/create_table.html", {"form": form})
 
 
+@login_required
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """"Play now": a private table with you at seat 0 and three bots, started at once."""
+    level = request.POST.get("level", "casual")
+    try:
+        table = series_service.start_with_bots(request.user, level)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    return redirect("games:table", table_id=table.pk)
+
+
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _viewable_table(request, table_id)

@@ -12,8 +12,10 @@ from kozel_site import health
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """What the site is, and where to start playing."""
-    return render(request, "home.html")
+    """What the site is, where to start playing, and the open tables right now."""
+    from games.selectors import lobby_tables
+
+    return render(request, "home.html", {"tables": lobby_tables()[:8]})
 
 
 @require_GET

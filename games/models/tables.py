@@ -66,6 +66,8 @@ class Table(models.Model):
     # Presence (issue 6): open WebSocket connections of signed-in people at this table,
     # and since when there have been none (an empty table closes after 5 minutes).
     human_connections = models.PositiveIntegerField(default=0)
+    # Every open socket, signed in or not: the lobby's spectator count derives from it.
+    connections = models.PositiveIntegerField(default=0)
     empty_since = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -95,6 +97,12 @@ class Table(models.Model):
     @property
     def is_private(self) -> bool:
         return self.visibility == self.Visibility.PRIVATE
+
+    @property
+    def spectator_count(self) -> int:
+        """Open sockets that are not a seated player's (uses prefetched seats if any)."""
+        seated = sum(seat.connections for seat in self.seats.all())
+        return max(0, self.connections - seated)
 
 
 class Seat(models.Model):

@@ -25,7 +25,8 @@ def _is_person(user: AbstractBaseUser | None) -> bool:
 
 
 def connected(table_id: int, user: AbstractBaseUser | None) -> None:
-    """A socket of ``user`` opened at the table."""
+    """A socket of ``user`` (or of an anonymous spectator) opened at the table."""
+    Table.objects.filter(pk=table_id).update(connections=F("connections") + 1)
     if not _is_person(user):
         return
     with transaction.atomic():
@@ -39,6 +40,7 @@ def connected(table_id: int, user: AbstractBaseUser | None) -> None:
 
 def disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
     """A socket of ``user`` closed; on their own turn the 60 s countdown starts."""
+    Table.objects.filter(pk=table_id).update(connections=Greatest(F("connections") - 1, 0))
     if not _is_person(user):
         return
     now = timezone.now()

@@ -34,6 +34,20 @@ def seats_snapshot(seats: list[Seat]) -> list[dict[str, object]]:
     ]
 
 
+def start_with_bots(user: AbstractBaseUser, level: str = "casual") -> Table:
+    """One click to play: a private table, the player at seat 0, bots at 1–3, started."""
+    from games.services import tables
+
+    with transaction.atomic():
+        table = tables.create_table(user, tables.TableSettings(
+            name=f"{user.get_username()} vs bots", visibility=Table.Visibility.PRIVATE))
+        tables.take_seat(table.pk, user, 0)
+        for position in (1, 2, 3):
+            tables.add_bot(table.pk, user, position, level)
+        start_series(table.pk, user)
+    return table
+
+
 def start_series(table_id: int, user: AbstractBaseUser) -> Series:
     """The owner starts a series once all four seats are filled."""
     with transaction.atomic():
