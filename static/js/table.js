@@ -54,7 +54,7 @@ const S = {
   resyncing: false,
   summary: null, // {gameId, number, result, tricks, dismissed}
   summarized: new Set(),
-  linger: null, // the finished trick kept in view: {entries, taker, key, collecting}
+  linger: null, // the finished trick kept in view: {entries, taker, key}
   lingerTimer: null,
   chatSeen: new Set(),
   latency: null,
@@ -265,7 +265,8 @@ function onViewChanged(oldView, newView) {
   }
   // A trick was completed: keep it in view ~1.2 s, then slide it to the taker (UX).
   const total = (v) => (v && v.tricks ? (v.tricks.A || 0) + (v.tricks.B || 0) : 0);
-  if (S.linger && !S.linger.collecting && (newView.table || []).some(Boolean)) collectLinger(S.linger.key);
+  // A play to the next trick ends the pause at once: never hide what just happened.
+  if (S.linger && (newView.table || []).some(Boolean)) collectLinger(S.linger.key);
   if (total(newView) > total(oldView)) startLinger(newView);
   if (newView.hand && oldView && oldView.hand && newView.hand.length > oldView.hand.length && !molodka) {
     markDrawn(newView.hand.filter((c) => !oldView.hand.includes(c)));
@@ -330,28 +331,37 @@ function startLinger(newView) {
 
 function collectLinger(key) {
   // The finished trick slides to the taker's seat, then the next trick shows (UX: pace).
+  // The sliding cards are fixed-position clones, so later renders cannot cut them short.
   if (!S.linger || S.linger.key !== key) return;
   clearTimeout(S.lingerTimer);
-  S.linger.collecting = true;
-  const sets = [...root.querySelectorAll("#kz-trick .trick-set.lingering")];
-  const target = Number.isInteger(S.linger.taker) ? $(`.kz-seat[data-seat="${S.linger.taker}"]`) : null;
-  if (!sets.length || !target || reducedMotion() || !sets[0].animate) {
-    endLinger(key);
-    return;
-  }
+  const taker = S.linger.taker;
+  const target = Number.isInteger(taker) ? $(`.kz-seat[data-seat="${taker}"]`) : null;
+  const sets = target && !reducedMotion() ? [...root.querySelectorAll("#kz-trick .trick-set.lingering")] : [];
+  const clones = sets.map((el) => {
+    const r = el.getBoundingClientRect();
+    const c = el.cloneNode(true);
+    c.classList.add("flying");
+    c.setAttribute("aria-hidden", "true");
+    Object.assign(c.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, margin: 0 });
+    return c;
+  });
+  S.linger = null;
+  renderCentre();
+  if (!clones.length) return;
   const b = target.getBoundingClientRect();
-  let pending = sets.length;
-  for (const el of sets) {
-    const a = el.getBoundingClientRect();
+  for (const c of clones) {
+    document.body.append(c);
+    const a = c.getBoundingClientRect();
     const dx = b.left + b.width / 2 - (a.left + a.width / 2);
     const dy = b.top + b.height / 2 - (a.top + a.height / 2);
-    const anim = el.animate(
-      [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.3)`, opacity: 0 }],
-      { duration: 380, easing: "ease-in", fill: "forwards" },
-    );
-    anim.onfinish = () => {
-      if (--pending === 0) endLinger(key);
-    };
+    if (c.animate) {
+      const anim = c.animate(
+        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.3)`, opacity: 0 }],
+        { duration: 380, easing: "ease-in", fill: "forwards" },
+      );
+      anim.onfinish = () => c.remove();
+    }
+    setTimeout(() => c.remove(), 900);
   }
 }
 
