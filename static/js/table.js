@@ -760,7 +760,7 @@ function renderActions() {
   if (mine && !S.selected.length && v.turn === me() && !(v.table || [])[me()]) {
     hint.textContent = (v.k || 0) > 0
       ? `Select ${v.k} card${v.k === 1 ? "" : "s"} to beat or discard.`
-      : "Select cards of one suit to lead (double-click a card to lead it).";
+      : "Select cards of one suit to lead (double-click: lead one).";
   } else hint.textContent = "";
 }
 
