@@ -122,7 +122,7 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
     connected = {s.position for s in seats if s.connections > 0}
     if series is not None and series.status == Series.Status.PLAYING:
         seat_list = [{"position": e["position"], "team": "A" if e["position"] % 2 == 0 else "B",
-                      "name": e["name"], "bot_level": e["bot_level"],
+                      "name": _live_name(seats, e), "bot_level": e["bot_level"],
                       "user": _username(seats, e), "away": bool(e.get("away_user_id")),
                       "connected": bool(e["bot_level"]) or e["position"] in connected}
                      for e in series.seats]
@@ -168,6 +168,15 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
         },
         "chat": [chat_dict(m) for m in reversed(chat)],
     }
+
+
+def _live_name(seats: list[Seat], entry: dict[str, Any]) -> str:
+    """A person's current public name (a deleted account reads "deleted player")."""
+    user_id = entry.get("user_id")
+    for seat in seats:
+        if user_id is not None and seat.user_id == user_id:
+            return seat.occupant_label
+    return str(entry.get("name", ""))
 
 
 def _username(seats: list[Seat], entry: dict[str, Any]) -> str | None:

@@ -22,3 +22,18 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
                       shutdown_timeout=20, loglevel="WARNING") as worker:
         yield worker
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Give every test its own channel-layer instance.
+
+    channels-redis keeps asyncio locks in the layer object; each async test runs on its
+    own event loop, so a layer shared across tests fails with "bound to a different
+    event loop" when an earlier test's consumer was still receiving.
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -8,8 +8,10 @@ connection closes, and the empty-table sweep errs on the side of keeping a table
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -18,6 +20,8 @@ from games import engine
 from games.models import Game, Seat, Series, Table
 from games.services import publish, schedule
 from games.services.clock import DISCONNECT_GRACE_SECONDS
+
+logger = logging.getLogger(__name__)
 
 
 def _is_person(user: AbstractBaseUser | None) -> bool:
@@ -39,7 +43,18 @@ def connected(table_id: int, user: AbstractBaseUser | None) -> None:
 
 
 def disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
-    """A socket of ``user`` closed; on their own turn the 60 s countdown starts."""
+    """A socket of ``user`` closed; on their own turn the 60 s countdown starts.
+
+    Presence is advisory: a failed write is logged, never raised into the consumer's
+    disconnect (the next connection event heals the counts).
+    """
+    try:
+        _disconnected(table_id, user)
+    except DatabaseError:
+        logger.exception("presence: could not record a disconnect at table %s", table_id)
+
+
+def _disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
     Table.objects.filter(pk=table_id).update(connections=Greatest(F("connections") - 1, 0))
     if not _is_person(user):
         return

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.models import Game, Seat, Series, Table
+from games.models import Game, Seat, Series, Table, Team
 from games.services import clock, publish, schedule
 from games.services.errors import PermissionDeniedError, TableStateError
 from games.services.tables import lock_table
@@ -23,6 +23,15 @@ from games.services.tables import lock_table
 def draw_seed() -> int:
     """A fresh 63-bit seed from the OS's cryptographic source (fits a signed BIGINT)."""
     return secrets.randbits(63)
+
+
+def team_of(first: Seat, second: Seat) -> Team | None:
+    """The Team of two partners (R1), when both are people; pairs are stored in id order."""
+    if first.user_id is None or second.user_id is None:
+        return None
+    low, high = sorted([first.user_id, second.user_id])
+    team, _ = Team.objects.get_or_create(player_low_id=low, player_high_id=high)
+    return team
 
 
 def seats_snapshot(seats: list[Seat]) -> list[dict[str, object]]:
@@ -73,7 +82,8 @@ def start_series_locked(table: Table) -> Series:
     series = Series.objects.create(
         table=table, number=number, seats=seats_snapshot(seats), target=table.series_target,
         ranked=table.kind == Table.Kind.RANKED, first_dealer=first_dealer,
-        state=state.to_dict(),
+        state=state.to_dict(), team_ns=team_of(seats[0], seats[2]),
+        team_ew=team_of(seats[1], seats[3]),
     )
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])

@@ -48,8 +48,17 @@ def sweep() -> dict[str, int]:
     return done
 
 
+def _all_bots(table_id: int) -> bool:
+    levels = list(Seat.objects.filter(table_id=table_id).values_list("bot_level", flat=True))
+    return len(levels) == 4 and all(levels)
+
+
 def close_empty_tables(now=None) -> int:
-    """Tables with no person connected for 5 minutes are closed as abandoned."""
+    """Tables with no person connected for 5 minutes are closed as abandoned.
+
+    A table of four bots is a show table, not an empty one: it plays its series out
+    with nobody watching (issue 6).
+    """
     now = now or timezone.now()
     stale = now - EMPTY_TABLE_AFTER
     ids = list(Table.objects.filter(
@@ -57,6 +66,7 @@ def close_empty_tables(now=None) -> int:
         .filter(Q(empty_since__lt=stale) | Q(empty_since__isnull=True, updated_at__lt=stale))
         .exclude(seats__connections__gt=0)
         .values_list("id", flat=True)[:BATCH])
+    ids = [t for t in ids if not _all_bots(t)]
     closed = 0
     for table_id in ids:
         with transaction.atomic():

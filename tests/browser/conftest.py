@@ -431,6 +431,22 @@ def new_context(
     for context in contexts:
         with contextlib.suppress(Exception):
             context.close()
+    _wait_for_sockets_to_close()
+
+
+def _wait_for_sockets_to_close(timeout: float = 5.0) -> None:
+    """Let the server record every closed socket before the test database is flushed.
+
+    Closing a page closes its WebSockets; the server then writes presence counts. A
+    flush (TRUNCATE on PostgreSQL) racing those writes deadlocks, so wait for them.
+    """
+    from games.models import Table
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not Table.objects.filter(connections__gt=0).exists():
+            return
+        time.sleep(0.05)
 
 
 @pytest.fixture

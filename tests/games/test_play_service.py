@@ -218,3 +218,17 @@ def test_double_submission_applies_exactly_once(cast):
         thread.join()
     assert sorted(outcomes) == ["StaleVersionError", "applied"]
     assert Move.objects.filter(game=game).count() == 1
+
+
+def test_series_records_both_teams_when_partners_are_people(series, cast):
+    assert {series.team_ns.player_low_id, series.team_ns.player_high_id} == {
+        cast.alice.pk, cast.carol.pk}
+    assert {series.team_ew.player_low_id, series.team_ew.player_high_id} == {
+        cast.bob.pk, cast.dan.pk}
+
+
+def test_a_team_with_a_bot_is_not_recorded(cast):
+    from tests.games.helpers import start_with_bots
+
+    series = start_with_bots(cast.alice)
+    assert series.team_ns is None and series.team_ew is None

@@ -120,3 +120,14 @@ def test_table_with_someone_connected_stays_open(cast, full_table):
     presence.connected(full_table.pk, cast.bob)
     Table.objects.filter(pk=full_table.pk).update(updated_at=timezone.now() - timedelta(hours=1))
     assert sweep.close_empty_tables() == 0
+
+
+def test_a_table_of_four_bots_is_never_closed_as_empty(cast):
+    from games.services import tables
+
+    table = tables.create_table(cast.alice, tables.TableSettings(name="show"))
+    for position in range(4):
+        tables.add_bot(table.pk, cast.alice, position, "random")
+    series_service.start_series(table.pk, cast.alice)
+    Table.objects.filter(pk=table.pk).update(empty_since=timezone.now() - timedelta(hours=1))
+    assert sweep.close_empty_tables() == 0
