@@ -174,6 +174,14 @@ function onFrame(frame) {
     case "chat":
       addChat(frame.message);
       return;
+    case "notice":
+      // Something happened to the table itself: a bot took a seat, a vote carried.
+      announce(frame.text);
+      flash(frame.text);
+      return;
+    case "vote":
+      toast(frame.carried ? `Vote carried: ${frame.kind}.` : `Your vote to ${frame.kind} counts: ${frame.votes} of ${frame.needed}.`);
+      return;
     case "pong":
       if (typeof frame.nonce === "number") {
         S.latency = Math.max(0, Date.now() - frame.nonce);
@@ -511,6 +519,27 @@ function render() {
   renderSummary();
   renderSeriesEnd();
   renderClock();
+  renderSeriesControls();
+}
+
+// Votes (3 of 4 carry them) and reclaiming a seat a bot took: casual tables only.
+function renderSeriesControls() {
+  const box = $("#kz-series-controls");
+  if (!box) return;
+  box.replaceChildren();
+  const snap = S.snap;
+  const playing = snap.series && snap.series.status === "playing" && snap.table.kind === "casual";
+  if (!playing) return;
+  if (you().can_reclaim) {
+    box.append(h("button", { type: "button", class: "primary small", text: "Reclaim my seat",
+      onclick: () => send({ type: "reclaim" }) }));
+    return;
+  }
+  if (me() === null) return;
+  const paused = snap.game && snap.game.paused;
+  const vote = (kind, label) => h("button", { type: "button", class: "small", text: label,
+    title: "3 of 4 seats must agree (bots always agree)", onclick: () => send({ type: "vote", kind }) });
+  box.append(paused ? vote("resume", "Vote to resume") : vote("pause", "Vote to pause"), vote("end", "Vote to end series"));
 }
 
 function renderHead() {
