@@ -222,3 +222,23 @@ async def test_chat_is_relayed_to_everyone_at_the_table(cast):
     assert (await spectator.receive_type("error"))["code"] == "forbidden"
     await alice.close()
     await spectator.close()
+
+
+async def test_vote_and_reclaim_frames(cast):
+    from tests.games.helpers import start_with_bots
+
+    series = await database_sync_to_async(start_with_bots)(cast.alice)
+    alice = await connect(series.table_id, cast.alice)
+    await alice.receive_type("snapshot")
+    await alice.send({"type": "vote", "kind": "pause"})
+    got = {}
+    while not {"vote", "notice"} <= got.keys():
+        frame = await alice.receive()
+        got[frame["type"]] = frame
+    assert got["vote"]["carried"] is True and got["vote"]["kind"] == "pause"
+    assert "paused" in got["notice"]["text"]
+    await alice.send({"type": "vote", "kind": "nap"})
+    assert (await alice.receive_type("error"))["code"] == "invalid"
+    await alice.send({"type": "reclaim"})
+    assert (await alice.receive_type("error"))["code"] == "invalid"
+    await alice.close()
