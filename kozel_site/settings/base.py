@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "games.ratings",
+    "games.queue",
 ]
 
 MIDDLEWARE = [
@@ -156,6 +158,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The backstop that keeps every table moving when a task message is lost.
     "games-sweep": {"task": "games.sweep",
                     "schedule": env_float("KOZEL_SWEEP_SECONDS", 5.0, minimum=1.0)},
+    # Ranked matchmaking runs here (and on a kick at each enqueue), never in a request.
+    "queue-match": {"task": "queue.match", "options": {"expires": 2},
+                    "schedule": env_float("KOZEL_QUEUE_MATCH_SECONDS", 2.0, minimum=0.5)},
+    # Rates finished series whose rate_series_task was lost.
+    "ratings-sweep": {"task": "ratings.sweep", "schedule": 60.0},
 }
 
 # --- Auth (django-allauth 65, STACK-NOTES item 7) -------------------------------------
@@ -213,6 +220,15 @@ KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
 KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
+# Ratings: OpenSkill PlackettLuce. beta = 25/3, not the package's 25/6: one deal says
+# little about skill. games/ratings/conf.py documents every key (and the other defaults).
+KOZEL_RATING: dict[str, float] = {
+    "MU": 25.0, "SIGMA": 25.0 / 3.0, "BETA": 25.0 / 3.0, "TAU": 25.0 / 300.0,
+    "PROVISIONAL_SIGMA": 5.5, "IDLE_VARIANCE_PER_DAY": 0.05,
+    "DISPLAY_BASE": 1000.0, "DISPLAY_SCALE": 25.0, "DISPLAY_SIGMAS": 3.0,
+}
+# Ranked matchmaking (games/queue/conf.py lists every key and its default).
+KOZEL_QUEUE: dict[str, float] = {}
 
 LOGGING = {
     "version": 1,

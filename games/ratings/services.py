@@ -1,0 +1,301 @@
+"""Writes of the ratings app: process a finished series once, roll a series back.
+
+``rate_series`` is called by ``rate_series_task`` (enqueued on commit when a series
+finishes) and by the beat sweep; it may run twice or in two workers at once and still
+processes the series exactly once:
+
+- it locks the Series row (PostgreSQL; on SQLite the IMMEDIATE transaction serialises
+  writers instead) and returns at once if the :class:`RatedSeries` marker exists;
+- the marker, the RatingChange rows (unique per series and player) and the SeriesRecord
+  rows are written in the same transaction, so a second writer that got past the check
+  anyway fails on the unique constraints and rolls back, changing nothing;
+- the Rating rows of the four players are locked in user-id order (no deadlock between
+  two series that share players) so two series never overwrite each other's update.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.models import Conduct, Game, Series
+from games.ratings import maths
+from games.ratings.conf import rating_settings
+from games.ratings.models import (
+    MonthlyStats,
+    RatedSeries,
+    Rating,
+    RatingChange,
+    RatingContact,
+    SeriesRecord,
+)
+
+logger = logging.getLogger(__name__)
+
+def epoch_days(moment: datetime) -> float:
+    """``moment`` as days since the Unix epoch (stored so SQL can inflate sigma)."""
+    return moment.timestamp() / 86400.0
+
+
+def month_start(moment: datetime) -> date:
+    """The first day of ``moment``'s calendar month in UTC."""
+    utc = moment.astimezone(UTC)
+    return date(utc.year, utc.month, 1)
+
+
+def _person(entry: dict[str, Any]) -> int | None:
+    """The person of a seat snapshot entry: the player, or the one a bot replaced."""
+    return entry.get("user_id") or entry.get("away_user_id") or None
+
+
+def _leaver_positions(series: Series) -> set[int]:
+    """Seats a bot took over during the series (Conduct "abandon" or the snapshot)."""
+    positions = {int(e["position"]) for e in series.seats if e.get("away_user_id")}
+    positions |= set(Conduct.objects.filter(series=series, kind=Conduct.Kind.ABANDON)
+                     .values_list("position", flat=True))
+    return positions
+
+
+def rate_series(series_id: int) -> bool:
+    """Record a finished series per player and, if ranked, rate it; exactly once.
+
+    Returns True when this call processed the series, False when there was nothing to
+    do (unknown or unfinished series, or already processed).
+    """
+    try:
+        with transaction.atomic():
+            # The row lock serialises two workers finishing the same series.
+            series = (Series.objects.select_for_update(of=("self",))
+                      .filter(pk=series_id).first())
+            if series is None or series.status != Series.Status.FINISHED:
+                return False
+            if RatedSeries.objects.filter(series_id=series.pk).exists():
+                return False
+            _process_locked(series)
+            return True
+    except IntegrityError:
+        # Another worker wrote the marker between our check and our insert (possible
+        # only where the row lock is a no-op); its transaction did the work.
+        logger.info("series %s was processed concurrently", series_id)
+        return False
+
+
+def _process_locked(series: Series) -> None:
+    """Write the records, the rating changes and the marker. Caller holds the lock."""
+    games = list(Game.objects.filter(series=series, status=Game.Status.FINISHED)
+                 .select_related("result").order_by("number"))
+    games = [g for g in games if hasattr(g, "result")]
+    leavers = _leaver_positions(series)
+    people = {int(e["position"]): _person(e) for e in series.seats}
+    finished_at = series.finished_at or timezone.now()
+    ranked = bool(series.ranked) and all(people.get(p) for p in range(4))
+    if ranked and len(set(people.values())) != 4:
+        ranked = False  # one person on two seats cannot be rated against themselves
+    _write_records(series, games, people, leavers, finished_at)
+    if ranked:
+        _rate_locked(series, games, people, leavers, finished_at)
+    RatedSeries.objects.create(series=series, rated=ranked)
+
+
+def _write_records(series: Series, games: list[Game], people: dict[int, int | None],
+                   leavers: set[int], finished_at: datetime) -> None:
+    records = []
+    for position, user_id in people.items():
+        if not user_id:
+            continue
+        team = maths.team_of(position)
+        other = "B" if team == "A" else "A"
+        results = [g.result for g in games]
+        won = series.winner == team and position not in leavers
+        records.append(SeriesRecord(
+            series=series, user_id=user_id, position=position, team=team,
+            partner_id=people.get(maths.partner_of(position)), ranked=series.ranked,
+            won=won, goat=series.goat == team,
+            goat_with_eggs=series.goat == team and series.eggs > 0,
+            left=position in leavers, games_played=len(results),
+            games_won=sum(1 for r in results if r.winner == team),
+            games_lost=sum(1 for r in results if r.winner == other),
+            clean_games_won=sum(1 for r in results if r.winner == team
+                                and getattr(r, f"tricks_{other.lower()}") == 0),
+            eggs=sum(1 for r in results if r.eggs),
+            first_game_id=games[0].pk if games else None, finished_at=finished_at,
+        ))
+    SeriesRecord.objects.bulk_create(records)
+    if series.ranked:
+        month = month_start(finished_at)
+        for record in records:
+            _bump_month(record.user_id, month, record, +1)
+
+
+def _bump_month(user_id: int, month: date, record: SeriesRecord, sign: int) -> None:
+    won = int(record.won)
+    clean = int(record.clean_games_won)
+    goat = int(record.goat)
+    if not (won or clean or goat):
+        return
+    MonthlyStats.objects.bulk_create([MonthlyStats(user_id=user_id, month=month)],
+                                     ignore_conflicts=True)
+    MonthlyStats.objects.filter(user_id=user_id, month=month).update(
+        series_won=F("series_won") + sign * won,
+        clean_games_won=F("clean_games_won") + sign * clean,
+        goats=F("goats") + sign * goat)
+
+
+def lock_ratings(user_ids: list[int]) -> dict[int, Rating]:
+    """Create missing Rating rows, then lock all in user-id order (no deadlocks)."""
+    conf = rating_settings
+    Rating.objects.bulk_create([Rating(user_id=u, mu=conf.MU, sigma=conf.SIGMA)
+                                for u in user_ids], ignore_conflicts=True)
+    rows = Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+    return {r.user_id: r for r in rows}
+
+
+def idle_sigma(rating: Rating, at: datetime) -> float:
+    """The rating's sigma at ``at``, grown for the days since its last rated series."""
+    if rating.last_played_day is None:
+        return rating.sigma
+    return rating_settings.inflated_sigma(rating.sigma, epoch_days(at) - rating.last_played_day)
+
+
+def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None],
+                 leavers: set[int], finished_at: datetime) -> None:
+    conf = rating_settings
+    user_ids = [int(people[p]) for p in range(4)]  # type: ignore[arg-type]
+    ratings = lock_ratings(user_ids)
+    start = {p: maths.SeatRating(ratings[user_ids[p]].mu, idle_sigma(ratings[user_ids[p]],
+                                                                     finished_at))
+             for p in range(4)}
+    winners = [g.result.winner or "" for g in games]
+    outcome = maths.rate_series(conf.model(), start, winners, series.goat, leavers)
+    day = epoch_days(finished_at)
+    changes = []
+    for position in range(4):
+        user_id = user_ids[position]
+        rating = ratings[user_id]
+        result = outcome[position]
+        team = maths.team_of(position)
+        won = series.winner == team and result.kind == RatingChange.Kind.RATED
+        change = RatingChange(
+            series=series, user_id=user_id, position=position, kind=result.kind, won=won,
+            mu_before=rating.mu, sigma_before=rating.sigma,
+            last_played_at_before=rating.last_played_at,
+            last_played_day_before=rating.last_played_day,
+            display_before=conf.display(rating.mu, start[position].sigma),
+            created_at=finished_at,
+            mu_after=rating.mu, sigma_after=rating.sigma, display_after=0,
+        )
+        if result.kind == RatingChange.Kind.EXCUSED:
+            change.display_after = change.display_before
+        else:
+            rating.mu, rating.sigma = result.mu, result.sigma
+            change.mu_after, change.sigma_after = result.mu, result.sigma
+            change.display_after = conf.display(result.mu, result.sigma)
+            rating.series_rated += 1
+            rating.series_won += int(won)
+            if rating.last_played_day is None or day >= rating.last_played_day:
+                rating.last_played_at, rating.last_played_day = finished_at, day
+            _bump_contacts(user_id, [user_ids[maths.partner_of(position)]],
+                           [user_ids[q] for q in range(4) if q % 2 != position % 2], +1)
+            rating.partners, rating.opponents = _count_contacts(user_id)
+        changes.append(change)
+        rating.save()
+    RatingChange.objects.bulk_create(changes)
+
+
+def _bump_contacts(user_id: int, partners: list[int], opponents: list[int], sign: int) -> None:
+    RatingContact.objects.bulk_create(
+        [RatingContact(user_id=user_id, other_id=o) for o in [*partners, *opponents]],
+        ignore_conflicts=True)
+    RatingContact.objects.filter(user_id=user_id, other_id__in=partners).update(
+        as_partner=F("as_partner") + sign)
+    RatingContact.objects.filter(user_id=user_id, other_id__in=opponents).update(
+        as_opponent=F("as_opponent") + sign)
+
+
+def _count_contacts(user_id: int) -> tuple[int, int]:
+    contacts = RatingContact.objects.filter(user_id=user_id)
+    return (contacts.filter(as_partner__gt=0).count(),
+            contacts.filter(as_opponent__gt=0).count())
+
+
+def rollback_series(series_id: int) -> bool:
+    """Undo what processing a series did (a voided series; called by moderation).
+
+    For each player whose latest rating change came from this series, the stored row is
+    restored exactly (mu, sigma, last played); for a player rated in later series since,
+    this series' change is taken out (mu minus its delta, its variance change undone) and
+    the later ones stay. Counters, contacts, records and monthly boards are undone too.
+    The marker stays (rolled back), so the series is never rated again. Returns False
+    when there is nothing to undo.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        marker = RatedSeries.objects.select_for_update().filter(series_id=series_id).first()
+        if marker is None or marker.rolled_back_at is not None:
+            return False
+        changes = list(RatingChange.objects.filter(series_id=series_id,
+                                                   rolled_back_at__isnull=True)
+                       .order_by("position"))
+        ratings = lock_ratings([c.user_id for c in changes]) if changes else {}
+        people = {c.position: c.user_id for c in changes}
+        for change in changes:
+            if change.kind != RatingChange.Kind.EXCUSED:
+                _undo_change_locked(ratings[change.user_id], change, people)
+            change.rolled_back_at = now
+            change.save(update_fields=["rolled_back_at"])
+        records = list(SeriesRecord.objects.filter(series_id=series_id, voided=False))
+        for record in records:
+            if record.ranked:
+                _bump_month(record.user_id, month_start(record.finished_at), record, -1)
+        SeriesRecord.objects.filter(series_id=series_id).update(voided=True)
+        marker.rolled_back_at = now
+        marker.save(update_fields=["rolled_back_at"])
+    return True
+
+
+def _undo_change_locked(rating: Rating, change: RatingChange, people: dict[int, int]) -> None:
+    later = (RatingChange.objects.filter(user_id=rating.user_id, rolled_back_at__isnull=True)
+             .exclude(kind=RatingChange.Kind.EXCUSED).exclude(pk=change.pk)
+             .filter(created_at__gte=change.created_at))
+    if (not later.exists() and rating.mu == change.mu_after
+            and rating.sigma == change.sigma_after):
+        rating.mu, rating.sigma = change.mu_before, change.sigma_before
+        rating.last_played_at = change.last_played_at_before
+        rating.last_played_day = change.last_played_day_before
+    else:
+        rating.mu -= change.mu_after - change.mu_before
+        variance = (rating.sigma ** 2 + change.sigma_before ** 2 - change.sigma_after ** 2)
+        rating.sigma = min(rating_settings.SIGMA, math.sqrt(max(variance, 1e-6)))
+        latest = (RatingChange.objects.filter(user_id=rating.user_id,
+                                              rolled_back_at__isnull=True)
+                  .exclude(kind=RatingChange.Kind.EXCUSED).exclude(pk=change.pk)
+                  .order_by("-created_at").values_list("created_at", flat=True).first())
+        rating.last_played_at = latest
+        rating.last_played_day = epoch_days(latest) if latest else None
+    rating.series_rated = max(0, rating.series_rated - 1)
+    rating.series_won = max(0, rating.series_won - int(change.won))
+    position = change.position
+    partner = people.get(maths.partner_of(position))
+    opponents = [u for q, u in people.items() if q % 2 != position % 2]
+    _bump_contacts(rating.user_id, [partner] if partner else [], opponents, -1)
+    rating.partners, rating.opponents = _count_contacts(rating.user_id)
+    rating.save()
+
+
+def unprocessed_series_ids(limit: int = 50) -> list[int]:
+    """Recently finished series without a marker (a lost task); for the sweep."""
+    since = timezone.now() - timedelta(hours=rating_settings.SWEEP_LOOKBACK_HOURS)
+    return list(Series.objects.filter(status=Series.Status.FINISHED, finished_at__gte=since,
+                                      rated_marker__isnull=True)
+                .order_by("finished_at").values_list("pk", flat=True)[:limit])
+
+
+def sweep() -> int:
+    """Process finished series whose task was lost; returns how many were processed."""
+    return sum(1 for sid in unprocessed_series_ids() if rate_series(sid))
