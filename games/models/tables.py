@@ -15,6 +15,10 @@ from django.db import models
 from django.db.models import Q
 
 
+# Bots get a name by seat so that three bots at one table can be told apart at a glance.
+BOT_NAMES = ("Anya", "Boris", "Vera", "Gleb")
+
+
 def new_invite_token() -> str:
     """An unguessable token for a private table's invite link."""
     return secrets.token_urlsafe(16)
@@ -149,7 +153,7 @@ class Seat(models.Model):
     @property
     def occupant_label(self) -> str:
         if self.bot_level:
-            return f"Bot ({self.get_bot_level_display()})"
+            return f"{BOT_NAMES[self.position]} ({self.get_bot_level_display()} bot)"
         if self.user_id is None:
             return "empty"
         profile = getattr(self.user, "profile", None)
