@@ -14,63 +14,62 @@ from celery import shared_task
 logger = logging.getLogger(__name__)
 
 
-def _positive_int(value: object, name: str) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        logger.warning("task argument %s=%r refused: not a non-negative integer", name, value)
-        return None
-    return value
+def _ids(task: str, **values: object) -> tuple[int, ...] | None:
+    """Validate a task's id/version arguments (untrusted: they come off the broker)."""
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            logger.warning("%s: argument %s=%r refused (not a non-negative integer)",
+                           task, name, value)
+            return None
+    return tuple(values.values())  # type: ignore[arg-type]
 
 
 @shared_task(name="games.bot_turn", acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def bot_turn_task(game_id: object, expected_version: object) -> None:
     """Let the bots of ``game_id`` act on ``expected_version`` (no-op if it moved on)."""
-    gid = _positive_int(game_id, "game_id")
-    version = _positive_int(expected_version, "expected_version")
-    if gid is None or version is None:
+    ids = _ids("games.bot_turn", game_id=game_id, expected_version=expected_version)
+    if ids is None:
         return
     from games.services import play
 
-    play.play_bot_turn(gid, version)
+    play.play_bot_turn(*ids)
 
 
 @shared_task(name="games.next_game", acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def next_game_task(series_id: object, finished_number: object) -> None:
     """Deal the next game of a series once (no-op if it exists or the series ended)."""
-    sid = _positive_int(series_id, "series_id")
-    number = _positive_int(finished_number, "finished_number")
-    if sid is None or number is None:
+    ids = _ids("games.next_game", series_id=series_id, finished_number=finished_number)
+    if ids is None:
         return
     from games.services import series
 
-    series.start_next_game(sid, number)
+    series.start_next_game(*ids)
 
 
 @shared_task(name="games.turn_timeout", acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def turn_timeout_task(game_id: object, expected_version: object) -> None:
     """The clock of ``expected_version`` ran out: the server plays (no-op if it moved on)."""
-    gid = _positive_int(game_id, "game_id")
-    version = _positive_int(expected_version, "expected_version")
-    if gid is None or version is None:
+    ids = _ids("games.turn_timeout", game_id=game_id, expected_version=expected_version)
+    if ids is None:
         return
     from games.services import clock
 
-    clock.play_timeout(gid, version)
+    clock.play_timeout(*ids)
 
 
 @shared_task(name="games.disconnect_check", acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def disconnect_check_task(game_id: object, expected_version: object) -> None:
     """60 s after a player left on their turn: a bot takes the seat if they are still away."""
-    gid = _positive_int(game_id, "game_id")
-    version = _positive_int(expected_version, "expected_version")
-    if gid is None or version is None:
+    ids = _ids("games.disconnect_check", game_id=game_id, expected_version=expected_version)
+    if ids is None:
         return
     from games.services import clock
 
-    clock.abandon_if_disconnected(gid, version)
+    clock.abandon_if_disconnected(*ids)
 
 
 @shared_task(name="games.sweep", acks_late=False, ignore_result=True, expires=10)

@@ -14,7 +14,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-
 # Bots get a name by seat so that three bots at one table can be told apart at a glance.
 BOT_NAMES = ("Anya", "Boris", "Vera", "Gleb")
 

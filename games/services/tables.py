@@ -195,23 +195,16 @@ def add_bot(table_id: int, owner: AbstractBaseUser, position: int, level: str) -
 
 def remove_bot(table_id: int, owner: AbstractBaseUser, position: int) -> None:
     """The owner takes a bot off its seat before the start."""
-    owner = _require_user(owner)
-    position = _position(position)
-    with transaction.atomic():
-        table = lock_table(table_id)
-        _require_owner(table, owner)
-        _require_open(table)
-        seat = _seats(table)[position]
-        if not seat.is_bot:
-            raise InvalidRequestError("There is no bot on that seat.")
-        seat.bot_level = ""
-        seat.joined_at = None
-        seat.save(update_fields=["bot_level", "joined_at"])
-        _touch(table)
+    _owner_clears_seat(table_id, owner, position, bots_only=True)
 
 
 def kick(table_id: int, owner: AbstractBaseUser, position: int) -> None:
     """The owner removes a player (or bot) from a seat before the start."""
+    _owner_clears_seat(table_id, owner, position, bots_only=False)
+
+
+def _owner_clears_seat(table_id: int, owner: AbstractBaseUser, position: int, *,
+                       bots_only: bool) -> None:
     owner = _require_user(owner)
     position = _position(position)
     with transaction.atomic():
@@ -219,6 +212,8 @@ def kick(table_id: int, owner: AbstractBaseUser, position: int) -> None:
         _require_owner(table, owner)
         _require_open(table)
         seat = _seats(table)[position]
+        if bots_only and not seat.is_bot:
+            raise InvalidRequestError("There is no bot on that seat.")
         if seat.is_empty:
             raise InvalidRequestError("That seat is already empty.")
         seat.user = None
