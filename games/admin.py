@@ -11,7 +11,18 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import ChatMessage, Game, GameResult, Move, Seat, Series, Table, Team
+from games.models import (
+    ChatMessage,
+    Conduct,
+    Game,
+    GameResult,
+    Move,
+    Seat,
+    Series,
+    SeriesVote,
+    Table,
+    Team,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -111,3 +122,20 @@ class ChatMessageAdmin(admin.ModelAdmin):
     list_filter = ["hidden"]
     search_fields = ["text", "user__username", "table__name"]
     readonly_fields = ["table", "user", "text", "created_at"]
+
+
+@admin.register(Conduct)
+class ConductAdmin(ReadOnlyAdmin):
+    """Timeouts and abandonments: evidence for sanctions and the ranked leaver rule."""
+
+    list_display = ["user", "kind", "reason", "series", "game", "position", "created_at"]
+    list_filter = ["kind", "reason"]
+    search_fields = ["user__username"]
+    date_hierarchy = "created_at"
+    list_select_related = ["user"]
+
+
+@admin.register(SeriesVote)
+class SeriesVoteAdmin(ReadOnlyAdmin):
+    list_display = ["series", "user", "kind", "created_at"]
+    list_filter = ["kind"]
