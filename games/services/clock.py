@@ -89,6 +89,9 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
         user_id = _user_at(game.series, seat)
         action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
         version = apply_locked(game, state, seat, action, Move.Source.TIMEOUT)
+        name = _entry(game.series, seat).get("name", "A player")
+        publish.on_commit_notice(game.series.table_id,
+                                 f"{name}'s time ran out: the server played for them.")
         series = Series.objects.select_for_update().get(pk=game.series_id)
         Conduct.objects.create(user_id=user_id, series=series, game=game, position=seat,
                                kind=Conduct.Kind.TIMEOUT, reason=Conduct.Reason.CLOCK)
