@@ -9,7 +9,7 @@ imports this package and reads :data:`POLICIES`.
 
 * ``beginner``: random, but never throws away a certain trick of 10+ points.
 * ``casual``: rule-based card sense (the server's timeout bot).
-* ``club``: PIMC, 16 sampled worlds, greedy playouts, ~100 ms.
+* ``club``: PIMC, 24 sampled worlds, greedy playouts, ~100 ms.
 * ``strong``: weighted worlds, more of them, exact endgame, ~300 ms.
 
 Time caps: :data:`games.bots.search.CLUB` / :data:`~games.bots.search.STRONG`,
