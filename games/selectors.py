@@ -36,15 +36,22 @@ def current_game(series: Series | None) -> Game | None:
     return series.games.order_by("-number").first()
 
 
+def series_position(series: Series, user: AbstractBaseUser | None) -> int | None:
+    """The position ``user`` holds in the series (not one a bot took over), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    for entry in series.seats:
+        if entry.get("user_id") == user.pk:
+            return int(entry["position"])
+    return None
+
+
 def position_of(table: Table, series: Series | None, user: AbstractBaseUser | None) -> int | None:
     """Where ``user`` sits: in the series' seat snapshot while one exists, else at the table."""
     if user is None or not user.is_authenticated:
         return None
     if series is not None and series.status == Series.Status.PLAYING:
-        for entry in series.seats:
-            if entry.get("user_id") == user.pk:
-                return int(entry["position"])
-        return None
+        return series_position(series, user)
     seat = Seat.objects.filter(table=table, user=user).first()
     return seat.position if seat else None
 

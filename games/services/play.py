@@ -17,6 +17,7 @@ from django.db import transaction
 
 from games import engine
 from games.models import Game, Move, Series
+from games.selectors import series_position
 from games.services import clock, finish, publish, schedule
 from games.services.errors import (
     GameOverError,
@@ -70,16 +71,6 @@ def lock_game(game_id: Any) -> Game:
     return game
 
 
-def seat_of_user(series: Series, user: AbstractBaseUser | None) -> int | None:
-    """The position ``user`` occupies in this series, or None."""
-    if user is None or not user.is_authenticated:
-        return None
-    for entry in series.seats:
-        if entry.get("user_id") == user.pk:
-            return int(entry["position"])
-    return None
-
-
 def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
                   expected_version: Any) -> int:
     """A person plays ``action`` on the version they saw. Returns the new version.
@@ -91,7 +82,7 @@ def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
     version = _version(expected_version)
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = seat_of_user(game.series, user)
+        seat = series_position(game.series, user)
         if seat is None:
             raise NotYourSeatError("You do not sit at this game.")
         _check_playable(game, version)
