@@ -13,6 +13,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
+    path("", include("games.queue.urls")),  # /play/ranked/ (issue 7)
     path("rules/", views.rules, name="rules"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("clubs/", views.clubs, name="clubs"),

@@ -1,0 +1,36 @@
+"""Matchmaking parameters, read from ``settings.KOZEL_QUEUE`` (defaults here).
+
+Ranges are in OpenSkill mu points (1 mu = 25 displayed rating points): a newcomer's
+range starts at ±2 mu (±50 rating points) and widens by 0.1 mu a second, so after a
+minute anyone within ±8 mu (±200) is acceptable and after four minutes almost anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+DEFAULTS: dict[str, Any] = {
+    "BASE_RANGE": 2.0,
+    "WIDEN_PER_SECOND": 0.1,
+    "MAX_RANGE": 30.0,
+    "TURN_SECONDS": 30,
+    "TABLE_NAME": "Ranked series",
+}
+
+
+class QueueSettings:
+    def __getattr__(self, key: str) -> Any:
+        if key not in DEFAULTS:
+            raise AttributeError(key)
+        value = getattr(settings, "KOZEL_QUEUE", {}).get(key, DEFAULTS[key])
+        return type(DEFAULTS[key])(value)
+
+    def tolerance(self, waited_seconds: float) -> float:
+        """How far (in mu) a match may be from you after waiting this long."""
+        widened = self.BASE_RANGE + self.WIDEN_PER_SECOND * max(0.0, waited_seconds)
+        return min(self.MAX_RANGE, widened)
+
+
+queue_settings = QueueSettings()

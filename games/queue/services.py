@@ -1,0 +1,241 @@
+"""Writes of the ranked queue: join, leave, pair invites, and the matcher.
+
+Joining and leaving happen in the web request (leaving is instant); matching never
+does: :func:`match_queue` runs in ``match_queue_task`` (beat every ~2 s, plus a kick on
+each join). It locks every waiting entry, plans the tables (``matching.py``), and for
+each table, in a savepoint, creates a ranked table, seats the four and starts the
+series through the games services, then marks the entries matched. Two matchers at once
+serialise on the entry row locks (on SQLite the IMMEDIATE transaction does it), and an
+entry is matched only while ``waiting``, so nobody is ever seated twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Seat, Table
+from games.queue import matching
+from games.queue.conf import queue_settings
+from games.queue.models import PairInvite, QueueEntry
+from games.services import series as series_service
+from games.services import tables as table_service
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    TableStateError,
+)
+
+logger = logging.getLogger(__name__)
+CLOCKS = (15, 30)
+
+
+def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
+    from allauth.account.models import EmailAddress
+
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in to play ranked.")
+    if not EmailAddress.objects.filter(user=user, verified=True).exists():
+        raise PermissionDeniedError("Verify your email address to play ranked.")
+    return user
+
+
+def _clock(turn_seconds: Any) -> int:
+    if turn_seconds in (None, ""):
+        return queue_settings.TURN_SECONDS
+    try:
+        value = int(turn_seconds)
+    except (TypeError, ValueError):
+        value = -1
+    if value not in CLOCKS:
+        raise InvalidRequestError("A ranked table has a 15 or 30 second clock.")
+    return value
+
+
+def _require_free(user: AbstractBaseUser) -> None:
+    """Refuse someone who is already playing a ranked series."""
+    busy = Seat.objects.filter(user=user, table__kind=Table.Kind.RANKED,
+                               table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    if busy.exists():
+        raise TableStateError("You are already playing a ranked series.")
+
+
+def _mu(user_id: int) -> float:
+    from games.ratings.conf import rating_settings
+    from games.ratings.models import Rating
+
+    mu = Rating.objects.filter(user_id=user_id).values_list("mu", flat=True).first()
+    return rating_settings.MU if mu is None else float(mu)
+
+
+def _kick_on_commit() -> None:
+    def kick() -> None:
+        from games.queue.tasks import match_queue_task
+
+        try:
+            match_queue_task.delay()
+        except Exception:  # the beat runs the matcher every ~2 s anyway
+            logger.exception("could not kick the matcher")
+
+    transaction.on_commit(kick)
+
+
+def _put_in_queue(user_id: int, mode: str, partner_id: int | None, turn_seconds: int) -> None:
+    QueueEntry.objects.update_or_create(user_id=user_id, defaults={
+        "mode": mode, "partner_id": partner_id, "turn_seconds": turn_seconds,
+        "mu": _mu(user_id), "status": QueueEntry.Status.WAITING,
+        "joined_at": timezone.now(), "table": None, "matched_at": None})
+
+
+def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> QueueEntry:
+    """Join the solo queue (a no-op if already waiting)."""
+    user = _require_verified(user)
+    clock = _clock(turn_seconds)
+    with transaction.atomic():
+        entry = QueueEntry.objects.select_for_update().filter(user=user).first()
+        if entry is not None and entry.status == QueueEntry.Status.WAITING:
+            return entry
+        _require_free(user)
+        _put_in_queue(user.pk, QueueEntry.Mode.SOLO, None, clock)
+        PairInvite.objects.filter(from_user=user).delete()
+        _kick_on_commit()
+    return QueueEntry.objects.get(user=user)
+
+
+def leave_queue(user: AbstractBaseUser | None) -> bool:
+    """Leave at once; a pair leaves together. False if you were not waiting."""
+    if user is None or not user.is_authenticated:
+        return False
+    with transaction.atomic():
+        entry = (QueueEntry.objects.select_for_update()
+                 .filter(user=user, status=QueueEntry.Status.WAITING).first())
+        if entry is None:
+            return False
+        ids = [user.pk] + ([entry.partner_id] if entry.partner_id else [])
+        QueueEntry.objects.filter(user_id__in=ids, status=QueueEntry.Status.WAITING).delete()
+    return True
+
+
+def invite_partner(user: AbstractBaseUser | None, username: Any,
+                   turn_seconds: Any = None) -> PairInvite:
+    """Invite a friend (by username) to the pair queue; they must accept."""
+    user = _require_verified(user)
+    clock = _clock(turn_seconds)
+    name = str(username or "").strip().lstrip("@")
+    if not name:
+        raise InvalidRequestError("Whom do you want to play with? Give their username.")
+    friend = get_user_model().objects.filter(username__iexact=name).first()
+    if friend is None or getattr(getattr(friend, "profile", None), "is_deleted", False):
+        raise NotFoundError(f"There is no player called {name}.")
+    if friend.pk == user.pk:
+        raise InvalidRequestError("Invite someone else: you cannot partner yourself.")
+    try:
+        _require_verified(friend)
+    except PermissionDeniedError:
+        raise PermissionDeniedError(f"{friend.get_username()} cannot play ranked yet "
+                                    "(their email address is not verified).") from None
+    with transaction.atomic():
+        _require_free(user)
+        PairInvite.objects.filter(from_user=user).delete()
+        return PairInvite.objects.create(from_user=user, to_user=friend, turn_seconds=clock)
+
+
+def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
+    """Accept a pair invite: both of you join the pair queue together."""
+    user = _require_verified(user)
+    with transaction.atomic():
+        invite = (PairInvite.objects.select_for_update()
+                  .filter(pk=invite_id if isinstance(invite_id, int) else -1,
+                          to_user=user).first())
+        if invite is None:
+            raise NotFoundError("That invitation is no longer open.")
+        inviter = invite.from_user
+        _require_verified(inviter)
+        _require_free(user)
+        _require_free(inviter)
+        for person in (user, inviter):
+            entry = QueueEntry.objects.select_for_update().filter(user=person).first()
+            if entry is not None and entry.status == QueueEntry.Status.WAITING and entry.partner_id:
+                raise TableStateError(f"{person.get_username()} is already in the pair queue.")
+        # Accepting takes both of you out of the solo queue and into the pair queue.
+        _put_in_queue(inviter.pk, QueueEntry.Mode.PAIR, user.pk, invite.turn_seconds)
+        _put_in_queue(user.pk, QueueEntry.Mode.PAIR, inviter.pk, invite.turn_seconds)
+        PairInvite.objects.filter(from_user__in=[user, inviter]).delete()
+        _kick_on_commit()
+    return QueueEntry.objects.get(user=user)
+
+
+def decline_invite(user: AbstractBaseUser | None, invite_id: Any) -> bool:
+    """Decline an invite sent to you, or withdraw your own."""
+    if user is None or not user.is_authenticated or not isinstance(invite_id, int):
+        return False
+    deleted, _ = (PairInvite.objects.filter(pk=invite_id, to_user=user).delete())
+    if not deleted:
+        deleted, _ = PairInvite.objects.filter(pk=invite_id, from_user=user).delete()
+    return bool(deleted)
+
+
+def create_ranked_table(players: list[AbstractBaseUser], turn_seconds: int) -> Table:
+    """A ranked table with ``players`` seated at positions 0–3 and the series started.
+
+    One transaction through the games services (create_table, take_seat, start_series),
+    so either all four sit and the first game is dealt, or nothing happened. Each
+    service checks its own rules again (verified email, no bots, the clock).
+    """
+    with transaction.atomic():
+        owner = players[0]
+        table = table_service.create_table(owner, table_service.TableSettings(
+            name=queue_settings.TABLE_NAME, kind=Table.Kind.RANKED,
+            turn_seconds=turn_seconds, series_target=12))
+        for position, player in enumerate(players):
+            table_service.take_seat(table.pk, player, position)
+        series_service.start_series(table.pk, owner)
+    return table
+
+
+def match_queue() -> list[int]:
+    """Form every table the queue allows now; returns the new tables' ids."""
+    created: list[int] = []
+    users = get_user_model().objects
+    with transaction.atomic():
+        now = timezone.now()
+        # The row locks keep a second matcher (another worker) off these entries until
+        # we commit; it then sees them matched and skips them.
+        entries = list(QueueEntry.objects.select_for_update()
+                       .filter(status=QueueEntry.Status.WAITING).order_by("joined_at", "id"))
+        # Someone who sat down at another ranked table meanwhile leaves the queue (with
+        # their partner): seating them here would put one person at two tables.
+        busy = set(Seat.objects.filter(
+            user_id__in=[e.user_id for e in entries], table__kind=Table.Kind.RANKED,
+            table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        ).values_list("user_id", flat=True))
+        if busy:
+            gone = busy | {e.partner_id for e in entries if e.user_id in busy and e.partner_id}
+            QueueEntry.objects.filter(user_id__in=gone,
+                                      status=QueueEntry.Status.WAITING).delete()
+            entries = [e for e in entries if e.user_id not in gone]
+        waiting = [matching.Waiting(e.user_id, e.mu, e.joined_at, e.turn_seconds, e.partner_id)
+                   for e in entries]
+        for match in matching.plan_matches(waiting, now):
+            by_id = users.in_bulk(list(match.positions))
+            players = [by_id[uid] for uid in match.positions]
+            try:
+                with transaction.atomic():
+                    table = create_ranked_table(players, match.turn_seconds)
+                    updated = QueueEntry.objects.filter(
+                        user_id__in=match.positions, status=QueueEntry.Status.WAITING,
+                    ).update(status=QueueEntry.Status.MATCHED, table=table, matched_at=now)
+                    if updated != 4:
+                        raise TableStateError("someone left the queue meanwhile")
+            except ServiceError as error:
+                logger.warning("could not seat %s: %s", match.positions, error.message)
+                continue
+            created.append(table.pk)
+    return created

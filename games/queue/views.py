@@ -1,0 +1,92 @@
+"""The ranked queue page (/play/ranked/) and its small JSON status endpoint.
+
+Views parse, authorize, call one service and render; matching is never done here.
+"""
+
+from __future__ import annotations
+
+from allauth.account.models import EmailAddress
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from games.queue import selectors, services
+from games.services.errors import ServiceError
+
+
+def _verified(request: HttpRequest) -> bool:
+    return EmailAddress.objects.filter(user=request.user, verified=True).exists()
+
+
+@never_cache
+@login_required
+@require_GET
+def ranked(request: HttpRequest) -> HttpResponse:
+    """Join the solo queue, invite a partner for the pair queue, see the wait."""
+    if not _verified(request):
+        return render(request, "queue/ranked.html", {"verified": False}, status=403)
+    status = selectors.queue_status(request.user)
+    if status["state"] == "matched":
+        return redirect(status["table_url"])
+    return render(request, "queue/ranked.html", {"verified": True, "status": status})
+
+
+@never_cache
+@login_required
+@require_GET
+def status(request: HttpRequest) -> JsonResponse:
+    """The page polls this once a second: state, waiting count, your time, invites."""
+    return JsonResponse(selectors.queue_status(request.user))
+
+
+def _done(request: HttpRequest, ok: bool = True) -> HttpResponse:
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse(selectors.queue_status(request.user), status=200 if ok else 400)
+    return redirect("queue:ranked")
+
+
+def _run(request: HttpRequest, call, *args) -> HttpResponse:  # type: ignore[no-untyped-def]
+    try:
+        call(request.user, *args)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        if request.headers.get("Accept", "").startswith("application/json"):
+            return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
+        return redirect("queue:ranked")
+    return _done(request)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest) -> HttpResponse:
+    return _run(request, services.join_queue, request.POST.get("turn_seconds"))
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest) -> HttpResponse:
+    services.leave_queue(request.user)
+    return _done(request)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest) -> HttpResponse:
+    return _run(request, services.invite_partner, request.POST.get("username"),
+                request.POST.get("turn_seconds"))
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, invite_id: int) -> HttpResponse:
+    return _run(request, services.accept_invite, invite_id)
+
+
+@login_required
+@require_POST
+def decline(request: HttpRequest, invite_id: int) -> HttpResponse:
+    services.decline_invite(request.user, invite_id)
+    return _done(request)
