@@ -15,6 +15,19 @@ from games.services.errors import InvalidRequestError, PermissionDeniedError, Se
 
 RATE_COUNT = 5
 RATE_WINDOW_SECONDS = 10
+# Ranked tables have no free chat, only these presets (issue 7); a client sends the
+# code or the text itself (games/WEBSOCKET.md).
+RANKED_PRESETS = {"gl": "Good luck", "wp": "Well played", "ty": "Thanks"}
+
+
+def ranked_preset(text: str) -> str:
+    """The preset line for a code ("gl") or a preset's own text, else InvalidRequestError."""
+    key = text.strip().rstrip("!.").lower()
+    for code, line in RANKED_PRESETS.items():
+        if key in (code, line.lower()):
+            return line
+    raise InvalidRequestError("A ranked table has no free chat: send one of "
+                              + ", ".join(f"{c} ({t})" for c, t in RANKED_PRESETS.items()) + ".")
 
 
 class RateLimitedError(ServiceError):
@@ -45,6 +58,8 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
             raise InvalidRequestError("No such table.")
+        if table.kind == Table.Kind.RANKED:
+            clean = ranked_preset(clean)
         message = ChatMessage.objects.create(table=table, user=user, text=clean)
         payload = chat_dict(message)
         transaction.on_commit(lambda: publish.chat(table_id, payload))
