@@ -17,7 +17,7 @@ class ProfileStats:
     """The numbers on a public profile.
 
     ``goats`` counts series this player's team lost (R18); ``eggs`` counts 60–60 games
-    this player took part in (R17).
+    this player took part in (R17); ``goats_with_eggs`` the goats of series with eggs.
     """
 
     games_played: int = 0
@@ -25,16 +25,25 @@ class ProfileStats:
     series_lost: int = 0
     goats: int = 0
     eggs: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+    goats_with_eggs: int = 0
 
 
 def profile_stats(user: AbstractBaseUser) -> ProfileStats:
-    """The player's game statistics for the public profile.
+    """The player's game statistics for the public profile (one query).
 
-    Until the games app records finished games and series, every count is zero. The
-    issues that add game results replace this body with queries over those rows; the
-    return type is the contract the profile template relies on.
+    Counted from the per-player series records the ratings app writes when a series
+    finishes (games/ratings, issue 7), ranked and casual alike; a voided series no
+    longer counts. A player who left a series counts it as lost.
     """
-    return ProfileStats()
+    from games.ratings.selectors import totals
+
+    t = totals(user)
+    return ProfileStats(games_played=t.games_played, series_won=t.series_won,
+                        series_lost=t.series_lost, goats=t.goats, eggs=t.eggs,
+                        games_won=t.games_won, games_lost=t.games_lost,
+                        goats_with_eggs=t.goats_with_eggs)
 
 
 def profile_for(user: AbstractBaseUser) -> Profile:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import DeleteAccountForm, ProfileForm
+from games.ratings import selectors as rating_selectors
 
 
 @require_GET
@@ -33,6 +34,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "profile": selectors.profile_for(user),
         "stats": selectors.profile_stats(user),
+        "ratings": rating_selectors.profile_panel(user),  # issue 7
         "is_self": request.user.is_authenticated and request.user.pk == user.pk,
     }
     return render(request, "accounts/profile.html", context)

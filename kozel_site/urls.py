@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from games.ratings import views as rating_views
 from kozel_site import views
 
 urlpatterns = [
@@ -15,7 +16,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.queue.urls")),  # /play/ranked/ (issue 7)
     path("rules/", views.rules, name="rules"),
-    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("clubs/", views.clubs, name="clubs"),
     # /@/<username>, /account/settings/, /account/delete/ (namespace "accounts").
     path("", include("accounts.urls")),

@@ -1,4 +1,6 @@
-"""Site-level views: the home page, /healthz, the rules and the placeholder pages."""
+"""Site-level views: the home page, /healthz, the rules and the placeholder pages.
+
+The leaderboard lives in games/ratings/views.py (issue 7)."""
 
 from __future__ import annotations
 
@@ -22,12 +24,6 @@ def home(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of Kozel on 4 cards in the site's words, numbered R1–R19 like the engine."""
     return render(request, "rules.html")
-
-
-@require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    """Placeholder until ranked series and ratings exist."""
-    return render(request, "leaderboard.html")
 
 
 @require_GET

@@ -1,0 +1,68 @@
+"""The profile shows rating, provisional mark, history chart, record, partner, replays."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.selectors import profile_stats
+from games.ratings import selectors, services
+from games.ratings.models import Rating
+from tests.ratings.factories import finished_series, make_users
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(db):
+    players = make_users("f", 5)
+    a, b, c, d, e = players
+    s1 = finished_series([a, b, c, d], ["A", "A", "", "A"],
+                         finished_at=timezone.now() - timedelta(days=2))
+    s2 = finished_series([a, e, c, d], ["B", "B", "B"], clean=True)
+    s3 = finished_series([a, b, e, d], ["A", "A", "A"], ranked=False)
+    for s in (s1, s2, s3):
+        services.rate_series(s.pk)
+    return players, (s1, s2, s3)
+
+
+def test_profile_stats_are_real(played):
+    (a, b, c, d, e), _ = played
+    stats = profile_stats(a)
+    assert (stats.series_won, stats.series_lost, stats.goats) == (2, 1, 1)
+    assert (stats.games_played, stats.games_won, stats.games_lost) == (10, 6, 3)
+    assert stats.eggs == 1 and stats.goats_with_eggs == 0
+    assert profile_stats(b).goats_with_eggs == 1, "b was the goat of the series with eggs"
+
+
+def test_profile_page(client, played):
+    (a, b, c, d, e), (s1, s2, s3) = played
+    html = client.get("/@/f0").content.decode()
+    rating = selectors.rating_of(a)
+    assert f'data-rating="{rating.display}"' in html
+    assert rating.provisional and "provisional" in html
+    chart = html.split('<svg class="rating-chart"')[1].split("</svg>")[0]
+    assert chart.count("<circle") == 2, "one point per rated series"
+    assert 'data-stat="series_won">2<' in html and 'data-stat="goats">1<' in html
+    assert 'data-stat="games_won">6<' in html
+    assert "Favourite partner" in html and "@" not in html.split("Favourite partner")[1][:5]
+    assert ">f2<" in html.split('id="favourite-partner"')[1].split("</p>")[0]
+    for series in (s1, s2, s3):
+        assert f'href="/game/{series.games.get(number=1).pk}/replay/"' in html
+    assert "Casual" in html and "Ranked" in html
+
+
+def test_a_settled_rating_is_not_provisional(client, played):
+    (a, *_), _ = played
+    Rating.objects.filter(user=a).update(sigma=3.0, last_played_at=None, last_played_day=None)
+    html = client.get("/@/f0").content.decode().split("</style>")[1]
+    assert "provisional" not in html
+
+
+def test_a_player_who_never_played_shows_the_starting_rating(client, db):
+    make_users("n", 1)
+    html = client.get("/@/n0").content.decode()
+    assert 'data-rating="1000"' in html and "provisional" in html
+    assert "rating-chart" not in html.split("</style>")[1]
