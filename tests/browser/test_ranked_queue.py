@@ -1,0 +1,71 @@
+"""Four people queue for ranked in four browsers, are seated together, play, and see
+their new ratings on their profiles (issue 7).
+
+The matcher and the rating task run on a real Celery worker (this process's
+``celery_worker``); the pages talk to the daphne child. Once every page shows the table,
+the test plays the series through the services for speed (``off_loop``: the services
+publish over the channel layer), as the issue allows.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Series
+from games.ratings import selectors
+from games.ratings.models import RatingChange
+from tests.browser import table_helpers as th
+from tests.queue.helpers import play_out_series
+from tests.ratings.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker]
+
+NAMES = ["rita", "sam", "tess", "ugo"]
+TABLE_URL = re.compile(r"/table/(\d+)/$")
+
+
+def test_four_players_queue_play_a_ranked_series_and_see_their_ratings(
+        live_site, new_context, celery_worker, off_loop, js_errors):
+    users = [make_user(name) for name in NAMES]
+    pages = [new_context(user=u).new_page() for u in users]
+    for page in pages:
+        page.goto("/play/ranked/")
+        page.get_by_role("button", name="Join the solo queue").click()
+        expect(page.get_by_role("button", name="Leave the queue")).to_be_visible()
+    expect(pages[0].locator("#kz-queue-waiting")).to_have_text(re.compile(r"[1-4]"))
+
+    # The worker matches the four; each page's poll follows the match to the table.
+    table_ids = set()
+    for page in pages:
+        expect(page).to_have_url(TABLE_URL, timeout=20_000)
+        th.wait_ready(page)
+        expect(page.locator("#kz-table")).to_have_attribute("data-phase", "playing")
+        table_ids.add(int(TABLE_URL.search(page.url).group(1)))
+    assert len(table_ids) == 1, "all four at one table"
+    series = Series.objects.get(table_id=table_ids.pop())
+    assert series.ranked
+    assert sorted(e["user_id"] for e in series.seats) == sorted(u.pk for u in users)
+
+    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users})
+    assert finished.status == Series.Status.FINISHED
+    for page in pages:
+        expect(page.locator("#kz-table")).not_to_have_attribute("data-phase", "playing",
+                                                                timeout=15_000)
+
+    deadline = time.monotonic() + 30
+    while RatingChange.objects.filter(series=finished).count() < 4:
+        assert time.monotonic() < deadline, "the worker did not rate the series"
+        time.sleep(0.2)
+
+    for user, page in zip(users, pages, strict=True):
+        page.goto(f"/@/{user.username}")
+        rating = selectors.rating_of(user)
+        assert rating.display != 1000, "the series moved the rating"
+        expect(page.locator("#profile-rating")).to_have_text(str(rating.display))
+        expect(page.locator(".recent-series")).to_contain_text("Ranked")
+        expect(page.locator("#favourite-partner")).to_be_visible()
+    assert js_errors == []
