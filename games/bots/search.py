@@ -56,7 +56,11 @@ class SearchConfig:
     most actions valued; ``eps`` the playouts' random-move rate; ``endgame``
     the largest hand size at which the exact search replaces playouts once
     the stock is empty (0: never); ``node_budget`` its per-world node cap;
-    ``time_cap`` seconds per decision (safety net, see the module docstring).
+    ``time_cap`` seconds per decision (safety net, see the module docstring);
+    ``halving``: after half the worlds only the best third of the candidates
+    goes on; ``prior``: bonus per world for the casual choice; ``playouts``:
+    the least number of playouts per decision (spread over more worlds when
+    there are few candidates).
     """
 
     worlds: int
@@ -69,6 +73,8 @@ class SearchConfig:
     time_cap: float = 0.1
     halving: bool = False
     prior: float = 0.0
+    playouts: int = 0
+    confidence: float = 0.0
 
 
 def _env_cap(name: str, default: float) -> float:
@@ -84,7 +90,8 @@ def _env_cap(name: str, default: float) -> float:
 
 #: Club: 24 worlds, deterministic greedy playouts, successive halving; 90 ms cap.
 CLUB: Final = SearchConfig(
-    worlds=24, eps=0.0, halving=True, time_cap=_env_cap("KOZEL_BOT_TIME_CAP_MS", 0.09)
+    worlds=24, eps=0.0, halving=True,
+    time_cap=_env_cap("KOZEL_BOT_TIME_CAP_MS", 0.09),
 )
 #: Strong: twice the worlds, weighted by the opponents' tells, exact endgame; 270 ms cap.
 STRONG: Final = SearchConfig(
@@ -312,14 +319,18 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
         slots = slots_of(kn, view)
     except SampleError:
         return view.legal[0] if not off_turn else None
-    budget = cfg.worlds * len(cands)
-    first_phase = max(1, cfg.worlds // 2) if cfg.halving and len(cands) > 2 else cfg.worlds
+    # A playout budget, not a world count: a decision between two actions gets
+    # as many playouts as one between ten, spread over more worlds.
+    budget = max(cfg.worlds * len(cands), cfg.playouts)
+    n_worlds = budget // len(cands)
+    first_phase = max(1, n_worlds // 2) if cfg.halving and len(cands) > 2 else n_worlds
     # Worlds for the first phase plus the most the survivors (two at least) can use.
     needed = first_phase + -(-(budget - first_phase * len(cands)) // 2)
     worlds = sample_worlds(view, kn, slots, rng, cfg, needed)
     # The first candidate is the casual choice (or the molodka off turn): a small
     # prior bonus keeps noise among near-equal actions from overturning it.
     sums = [0.0] * len(cands)
+    per_world: list[list[float]] = [[] for _ in cands]
     alive = list(range(len(cands)))
     spent = 0
     n = 0
@@ -333,12 +344,22 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
         values = _world_values(world, [cands[i] for i in alive], me, team, seed, cfg)
         for i, v in zip(alive, values, strict=True):
             sums[i] += v
+            per_world[i].append(v)
         spent += len(alive)
         n += 1
         if time.thread_time() - start > cfg.time_cap:
             break
     sums[0] += cfg.prior * n
     best = max(alive, key=lambda i: (sums[i], -i))
+    if cfg.confidence and best != 0 and 0 in alive:
+        # Overrule the casual choice only when the paired per-world gain is clear:
+        # argmax over noisy means mostly picks noise among near-equal actions.
+        diffs = [b - a for a, b in zip(per_world[0], per_world[best], strict=True)]
+        m = len(diffs)
+        mean = sum(diffs) / m
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
+        if mean <= cfg.confidence * (var / m) ** 0.5:
+            best = 0
     return cands[best]
 
 
