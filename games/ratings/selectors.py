@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, FloatField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, Least, Sqrt
@@ -117,7 +118,7 @@ def _display_of_score(score: float) -> int:
 
 def leaderboard(page: int = 1, viewer: AbstractBaseUser | None = None,
                 now: datetime | None = None) -> LeaderboardPage:
-    """One page of the leaderboard and the viewer's own rank (at most 5 queries)."""
+    """One page of the leaderboard and the viewer's own rank (at most 6 queries)."""
     conf = rating_settings
     now = now or timezone.now()
     size = conf.LEADERBOARD_PAGE_SIZE
@@ -126,7 +127,12 @@ def leaderboard(page: int = 1, viewer: AbstractBaseUser | None = None,
     pages = max(1, -(-total // size))
     page = min(max(1, page), pages)
     start = (page - 1) * size
-    ratings = list(board.select_related("user__profile")[start:start + size])
+    # Page rows first, then their users by primary key: joining users and profiles into
+    # the sorted scan made SQLite join every eligible row (10.7 ms against 4 + 0.5 ms at
+    # 10,000 players).
+    ratings = list(board[start:start + size])
+    users = (get_user_model().objects.select_related("profile")
+             .in_bulk([r.user_id for r in ratings]) if ratings else {})
     trends = dict(
         RatingChange.objects.filter(user_id__in=[r.user_id for r in ratings],
                                     rolled_back_at__isnull=True,
@@ -135,7 +141,7 @@ def leaderboard(page: int = 1, viewer: AbstractBaseUser | None = None,
         .values_list("user_id", "t")) if ratings else {}
     viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) \
         else None
-    rows = [LeaderRow(rank=start + i + 1, user=r.user, display=_display_of_score(r.score),
+    rows = [LeaderRow(rank=start + i + 1, user=users[r.user_id], display=_display_of_score(r.score),
                       series_rated=r.series_rated,
                       win_percent=round(100 * r.series_won / max(1, r.series_rated)),
                       trend=int(trends.get(r.user_id) or 0), is_you=r.user_id == viewer_id)
@@ -226,9 +232,7 @@ class Partner:
 
 
 def favourite_partner(user: AbstractBaseUser) -> Partner | None:
-    """The person this player partnered most often (ties: the most wins) (one query)."""
-    from django.contrib.auth import get_user_model
-
+    """The person this player partnered most often (ties: the most wins) (two queries)."""
     row = (SeriesRecord.objects.filter(user_id=user.pk, voided=False, partner__isnull=False)
            .values("partner_id").annotate(n=Count("id"), w=Count("id", filter=Q(won=True)))
            .order_by("-n", "-w", "partner_id").first())

@@ -13,11 +13,11 @@ from games.ratings.models import Rating, RatingChange, SeriesRecord
 
 pytestmark = pytest.mark.django_db
 
-# Leaderboard: count, page rows, trends and the three monthly boards (+ session, user,
+# Leaderboard: count, page rows, their users, trends and the three monthly boards (+ session, user,
 # and the viewer's score and rank). Profile: user, rating, history, totals, favourite partner
 # (2), recent series (+ session and user when signed in).
-LEADERBOARD_ANONYMOUS = 6
-LEADERBOARD_SIGNED_IN = 11
+LEADERBOARD_ANONYMOUS = 7
+LEADERBOARD_SIGNED_IN = 12
 PROFILE = 7
 
 

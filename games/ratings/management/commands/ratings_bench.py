@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import random
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -82,6 +84,14 @@ class Command(BaseCommand):
 
             benchdata.seed(options["players"], options["series"], contacts=True)
             self.stdout.write(f"  seeded in {time.monotonic() - started:.1f} s")
+            # Measure in a fresh process, as a web worker would serve: the seeding left
+            # a large heap behind that slows every garbage collection.
+            self.stdout.flush()
+            command = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"),
+                       "ratings_bench", "--reuse", "--db", str(path),
+                       "--requests", str(options["requests"])]
+            subprocess.run(command, check=True)
+            return
         self._measure(options["requests"])
 
     def _measure(self, n: int) -> None:
@@ -117,24 +127,30 @@ class Command(BaseCommand):
             ("profile, busiest player", anonymous, lambda: f"/@/{busiest['user__username']}"),
         ]
         self.stdout.write(f"{'page':<50} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-                          f"{'queries':>8}")
+                          f"{'cpu p50':>8} {'cpu p95':>8} {'queries':>8}")
         for label, client, url in kinds:
+            connection.queries_log.clear()  # a full log (maxlen 9000) would count 0
             with CaptureQueriesContext(connection) as queries:
                 response = client.get(url())
             query_count = len(queries)  # now: later requests clear the log
             assert response.status_code == 200, (label, response.status_code)
-            times = []
+            times: list[float] = []
+            cpu_times: list[float] = []
             with override_settings(DEBUG=False):
                 for _ in range(5):  # warm-up: template loading, first connection
                     client.get(url())
                 for _ in range(n):
                     target = url()
-                    started = time.perf_counter()
+                    started, cpu = time.perf_counter(), time.process_time()
                     response = client.get(target)
                     times.append((time.perf_counter() - started) * 1000)
+                    cpu_times.append((time.process_time() - cpu) * 1000)
                     if response.status_code != 200:
                         raise CommandError(f"{target} answered {response.status_code}")
             self.stdout.write(f"{label:<50} {statistics.median(times):>8.1f} "
                               f"{_percentile(times, 0.95):>8.1f} {max(times):>8.1f} "
-                              f"{query_count:>8}")
-        self.stdout.write("Target: p95 <= 50 ms (server time in-process, SQLite file).")
+                              f"{statistics.median(cpu_times):>8.1f} "
+                              f"{_percentile(cpu_times, 0.95):>8.1f} {query_count:>8}")
+        self.stdout.write("Target: p95 <= 50 ms. Wall time is the server time in-process "
+                          "(SQLite file); CPU time is this process's share, which other "
+                          "load on the machine does not inflate.")
