@@ -152,7 +152,7 @@ class Seat(models.Model):
     @property
     def occupant_label(self) -> str:
         if self.bot_level:
-            return f"{BOT_NAMES[self.position]} ({self.get_bot_level_display()} bot)"
+            return f"{BOT_NAMES[self.position]} ({self.get_bot_level_display()})"
         if self.user_id is None:
             return "empty"
         profile = getattr(self.user, "profile", None)
