@@ -106,15 +106,34 @@ def stop() -> None:
                 process.wait()
 
 
-def ensure_redis_url() -> str:
-    """Return ``REDIS_URL``; when it is unset, start an embedded server and export its URL.
+def _answers(url: str) -> bool:
+    host_port = url.split("//", 1)[-1].split("/", 1)[0]
+    host, _, port = host_port.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=0.3) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except (OSError, ValueError):
+        return False
 
-    Exporting matters: child processes (a daphne test server, Celery) inherit the
-    variable and so reuse this server instead of each starting their own.
+
+def ensure_redis_url(shared_url_file: Path | None = None) -> str:
+    """Return ``REDIS_URL``; when it is unset, reuse or start an embedded server.
+
+    ``make run`` writes its server's URL to ``shared_url_file``, so that a
+    ``manage.py`` command run beside it talks to the same Redis (and its Celery
+    worker) instead of a private one. Otherwise a new server is started, and its URL
+    exported: child processes (a daphne test server, Celery) inherit the variable and
+    so reuse this server instead of each starting their own.
     """
     url = os.environ.get("REDIS_URL")
     if url:
         return url
+    if shared_url_file is not None and shared_url_file.exists():
+        shared = shared_url_file.read_text().strip()
+        if shared and _answers(shared):
+            os.environ["REDIS_URL"] = shared
+            return shared
     url = start()
     os.environ["REDIS_URL"] = url
     return url

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from kozel_site import embedded_redis
 from kozel_site.procutil import die_with_parent
@@ -71,9 +72,14 @@ def main() -> int:
     py = sys.executable
     children: list[Child] = []
     status = 0
+    run_dir = Path(os.environ.get("KOZEL_RUN_DIR", Path(__file__).resolve().parent.parent / ".run"))
+    run_dir.mkdir(parents=True, exist_ok=True)
+    shared_url_file = run_dir / "redis.url"
     try:
         if not os.environ.get("REDIS_URL"):
             os.environ["REDIS_URL"] = embedded_redis.start()
+            # manage.py commands run beside `make run` find this server (base.py).
+            shared_url_file.write_text(os.environ["REDIS_URL"])
             print(f"[run] embedded Redis at {os.environ['REDIS_URL']}", flush=True)
         subprocess.run([py, "manage.py", "migrate", "--noinput"], check=True)
         queue = os.environ.get("KOZEL_CELERY_QUEUE", "kozel")
@@ -104,6 +110,7 @@ def main() -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _stop_all(children)
         embedded_redis.stop()
+        shared_url_file.unlink(missing_ok=True)
         print("[run] stopped", flush=True)
     return status
 

@@ -101,7 +101,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery ----------------------------------------------
 # When REDIS_URL is unset an embedded real redis-server is started and REDIS_URL is
 # exported for child processes (kozel_site/embedded_redis.py).
-REDIS_URL = embedded_redis.ensure_redis_url()
+REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 
 CHANNEL_LAYERS = {
