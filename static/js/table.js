@@ -1172,13 +1172,20 @@ function init() {
     wrap.hidden = !wrap.hidden;
     e.currentTarget.setAttribute("aria-expanded", String(!wrap.hidden));
   });
-  $("#kz-chat-form").addEventListener("submit", (e) => {
+  const chatForm = $("#kz-chat-form");
+  if (chatForm) chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const input = $("#kz-chat-input");
     const text = input.value.trim().slice(0, 300);
     if (!text) return;
     if (send({ type: "chat", text })) input.value = "";
     else toast("Not connected: the message was not sent.");
+  });
+  // Ranked tables have no free chat, only the preset lines (issue 7).
+  const presets = $("#kz-chat-presets");
+  if (presets) presets.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-preset]");
+    if (button && !send({ type: "chat", text: button.dataset.preset })) toast("Not connected: the message was not sent.");
   });
   root.addEventListener("submit", (e) => {
     const form = e.target.closest("form.js-seat-form");
