@@ -139,21 +139,7 @@ function go(step) {
 function init() {
   if (!root || !frames.length) return;
   root.classList.add("js");
-  try {
-    if (localStorage.getItem("kozel.fourColour") === "1") document.documentElement.classList.add("four-colour");
-  } catch {
-    /* ignore */
-  }
-  const fc = $("#kz-four-colour");
-  fc.checked = document.documentElement.classList.contains("four-colour");
-  fc.addEventListener("change", () => {
-    document.documentElement.classList.toggle("four-colour", fc.checked);
-    try {
-      localStorage.setItem("kozel.fourColour", fc.checked ? "1" : "0");
-    } catch {
-      /* ignore */
-    }
-  });
+  C.bindFourColourToggle($("#kz-four-colour"));
   $("#rp-range").max = String(frames.length - 1);
   $("#rp-range").addEventListener("input", (e) => go(Number(e.target.value)));
   $("#rp-first").addEventListener("click", () => go(0));

@@ -1064,15 +1064,6 @@ async function submitSeatForm(form) {
   }
 }
 
-function setFourColour(on) {
-  document.documentElement.classList.toggle("four-colour", on);
-  try {
-    localStorage.setItem("kozel.fourColour", on ? "1" : "0");
-  } catch {
-    /* private mode */
-  }
-}
-
 function moveFocus(delta) {
   const cards = [...root.querySelectorAll("#kz-hand .hand-card")];
   if (!cards.length) return;
@@ -1142,14 +1133,7 @@ function toggleReview() {
 function init() {
   if (!root) return;
   root.classList.add("js");
-  try {
-    if (localStorage.getItem("kozel.fourColour") === "1") document.documentElement.classList.add("four-colour");
-  } catch {
-    /* ignore */
-  }
-  const fc = $("#kz-four-colour");
-  fc.checked = document.documentElement.classList.contains("four-colour");
-  fc.addEventListener("change", () => setFourColour(fc.checked));
+  C.bindFourColourToggle($("#kz-four-colour"));
   for (const kind of ["lead", "beat", "discard"]) {
     $(`#kz-actions [data-kind="${kind}"]`).addEventListener("click", () => doKind(kind));
   }

@@ -176,3 +176,26 @@ export function cardsText(cards, trump) {
 }
 
 export { SVG_NS };
+
+// The four-colour deck (UX: ♣ green, ♦ blue, ♥ red, ♠ black), remembered per browser.
+const FOUR_COLOUR_KEY = "kozel.fourColour";
+
+export function setFourColour(on) {
+  document.documentElement.classList.toggle("four-colour", on);
+  try {
+    localStorage.setItem(FOUR_COLOUR_KEY, on ? "1" : "0");
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+/** Apply the saved choice and keep ``checkbox`` in step with it. */
+export function bindFourColourToggle(checkbox) {
+  try {
+    if (localStorage.getItem(FOUR_COLOUR_KEY) === "1") document.documentElement.classList.add("four-colour");
+  } catch {
+    /* ignore */
+  }
+  checkbox.checked = document.documentElement.classList.contains("four-colour");
+  checkbox.addEventListener("change", () => setFourColour(checkbox.checked));
+}
