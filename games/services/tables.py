@@ -117,8 +117,11 @@ def _position(position: object) -> int:
 
 
 def _require_open(table: Table) -> None:
-    if table.status != Table.Status.OPEN:
+    """Seats change only between series: before the first, or after one has ended."""
+    if table.status == Table.Status.PLAYING:
         raise TableStateError("The series has started: seats can no longer change.")
+    if table.status == Table.Status.ABANDONED:
+        raise TableStateError("This table was closed.")
 
 
 def _require_owner(table: Table, user: AbstractBaseUser) -> None:
@@ -241,7 +244,9 @@ def update_settings(table_id: int, owner: AbstractBaseUser, settings: TableSetti
 
 
 def _touch(table: Table) -> None:
-    table.save(update_fields=["updated_at"])
+    # A seat change after a finished series reopens the table in the lobby.
+    table.status = Table.Status.OPEN if table.status == Table.Status.FINISHED else table.status
+    table.save(update_fields=["status", "updated_at"])
     publish.on_commit_table_changed(table.pk)
 
 

@@ -120,3 +120,26 @@ def test_anonymous_user_is_refused(table):
 
     with pytest.raises(PermissionDeniedError, match="Sign in"):
         tables.take_seat(table.pk, AnonymousUser(), 0)
+
+
+def test_seats_change_again_after_a_series_and_the_table_reopens(cast, full_table):
+    from games.services import series as series_service
+    from games.services.errors import TableStateError
+
+    series_service.start_series(full_table.pk, cast.alice)
+    with pytest.raises(TableStateError, match="started"):
+        tables.leave_seat(full_table.pk, cast.bob)
+    Table.objects.filter(pk=full_table.pk).update(status=Table.Status.FINISHED)
+    tables.leave_seat(full_table.pk, cast.bob)
+    full_table.refresh_from_db()
+    assert full_table.status == Table.Status.OPEN
+    tables.take_seat(full_table.pk, cast.charlie, 1)
+    assert occupants(full_table) == ["alice", "charlie", "carol", "dan"]
+
+
+def test_a_closed_table_refuses_seats(cast, table):
+    from games.services.errors import TableStateError
+
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
+    with pytest.raises(TableStateError, match="closed"):
+        tables.take_seat(table.pk, cast.alice, 0)
