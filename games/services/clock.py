@@ -24,7 +24,7 @@ from games import engine
 from games.conf import game_settings
 from games.models import Conduct, Game, Move, Seat, Series, Table
 from games.services import publish, schedule
-from games.services.errors import InvalidRequestError, PermissionDeniedError
+from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 TIMEOUTS_BEFORE_ABANDON = 2
 DISCONNECT_GRACE_SECONDS = 60
@@ -74,7 +74,10 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
     from games.services.play import apply_locked, lock_game
 
     with transaction.atomic():
-        game = lock_game(game_id)
+        try:
+            game = lock_game(game_id)
+        except NotFoundError:  # the game was deleted (voided, a test flush): nothing to do
+            return None
         if (game.status != Game.Status.PLAYING or game.version != expected_version
                 or game.turn_deadline is None or game.paused):
             return None
@@ -147,7 +150,10 @@ def abandon_if_disconnected(game_id: int, expected_version: int) -> bool:
     from games.services.play import lock_game
 
     with transaction.atomic():
-        game = lock_game(game_id)
+        try:
+            game = lock_game(game_id)
+        except NotFoundError:
+            return False
         if game.status != Game.Status.PLAYING or game.version != expected_version or game.paused:
             return False
         state = engine.GameState.from_dict(game.state)

@@ -174,3 +174,8 @@ def test_r11_molodka_has_no_clock(clocked):
     game.refresh_from_db()
     state = engine.GameState.from_dict(game.state)
     assert state.turn is not None and game.turn_deadline is not None
+
+
+def test_tasks_for_a_deleted_game_do_nothing(db):
+    assert clock.play_timeout(987654, 0) is None
+    assert clock.abandon_if_disconnected(987654, 0) is False
