@@ -9,6 +9,7 @@ connection closes, and the empty-table sweep errs on the side of keeping a table
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, transaction
@@ -55,25 +56,30 @@ def disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
 
 
 def _disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
-    Table.objects.filter(pk=table_id).update(connections=Greatest(F("connections") - 1, 0))
-    if not _is_person(user):
-        return
     now = timezone.now()
     with transaction.atomic():
-        Table.objects.filter(pk=table_id).update(
-            human_connections=Greatest(F("human_connections") - 1, 0))
-        Table.objects.filter(pk=table_id, human_connections=0, empty_since__isnull=True).update(
-            empty_since=now)
-        seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
-        if seat is None:
-            return
-        seat.connections = max(0, seat.connections - 1)
-        if seat.connections == 0:
-            seat.disconnected_at = now
-        seat.save(update_fields=["connections", "disconnected_at"])
-        publish.on_commit_table_changed(table_id)
-        if seat.connections == 0:
-            _arm_disconnect_check(table_id, seat.position)
+        if _is_person(user):
+            _person_left_locked(table_id, user, now)
+        # Last and in the same transaction, so that a count of 0 means every presence
+        # write of this disconnect is committed (tests wait on it before a flush).
+        Table.objects.filter(pk=table_id).update(connections=Greatest(F("connections") - 1, 0))
+
+
+def _person_left_locked(table_id: int, user: AbstractBaseUser, now: Any) -> None:
+    Table.objects.filter(pk=table_id).update(
+        human_connections=Greatest(F("human_connections") - 1, 0))
+    Table.objects.filter(pk=table_id, human_connections=0, empty_since__isnull=True).update(
+        empty_since=now)
+    seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
+    if seat is None:
+        return
+    seat.connections = max(0, seat.connections - 1)
+    if seat.connections == 0:
+        seat.disconnected_at = now
+    seat.save(update_fields=["connections", "disconnected_at"])
+    publish.on_commit_table_changed(table_id)
+    if seat.connections == 0:
+        _arm_disconnect_check(table_id, seat.position)
 
 
 def _arm_disconnect_check(table_id: int, position: int) -> None:
