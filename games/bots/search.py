@@ -93,9 +93,10 @@ CLUB: Final = SearchConfig(
     worlds=24, eps=0.0, halving=True,
     time_cap=_env_cap("KOZEL_BOT_TIME_CAP_MS", 0.09),
 )
-#: Strong: twice the worlds, weighted by the opponents' tells, exact endgame; 270 ms cap.
+#: Strong: three times the worlds, weighted by the opponents' tells, exact endgame;
+#: 270 ms cap.
 STRONG: Final = SearchConfig(
-    worlds=48,
+    worlds=72,
     eps=0.0,
     halving=True,
     weighted=True,
