@@ -29,12 +29,21 @@ def sweep() -> dict[str, int]:
                                                  turn_deadline__lt=now - clock.EARLY_TOLERANCE)
                              .values_list("id", "version")[:BATCH]):
         done["timeouts"] += clock.play_timeout(game_id, version) is not None
+    # Only games that can be waiting on a bot or on an absent player are looked at, so
+    # that idle tables of people thinking never crowd a stalled one out of the batch.
+    idle = Game.objects.filter(status=Game.Status.PLAYING, paused=False,
+                               turn_deadline__isnull=True)
     bot_stall = now - STALL_GRACE - timedelta(seconds=game_settings.BOT_DELAY_SECONDS)
-    for game_id, version in (Game.objects.filter(status=Game.Status.PLAYING, paused=False,
-                                                 updated_at__lt=bot_stall,
-                                                 turn_deadline__isnull=True)
-                             .values_list("id", "version")[:BATCH]):
+    with_bots = (idle.filter(updated_at__lt=bot_stall, series__table__seats__bot_level__gt="")
+                 .distinct().values_list("id", "version")[:BATCH])
+    for game_id, version in with_bots:
         done["bots"] += play.play_bot_turn(game_id, version) is not None
+    away_since = now - timedelta(seconds=clock.DISCONNECT_GRACE_SECONDS)
+    with_absentee = (idle.filter(series__table__seats__user__isnull=False,
+                                 series__table__seats__connections=0,
+                                 series__table__seats__disconnected_at__lt=away_since)
+                     .distinct().values_list("id", "version")[:BATCH])
+    for game_id, version in with_absentee:
         done["abandoned_seats"] += clock.abandon_if_disconnected(game_id, version)
     next_stall = now - STALL_GRACE - timedelta(seconds=game_settings.NEXT_GAME_DELAY_SECONDS)
     waiting = (Series.objects.filter(status=Series.Status.PLAYING)

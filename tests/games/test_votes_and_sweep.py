@@ -131,3 +131,30 @@ def test_a_table_of_four_bots_is_never_closed_as_empty(cast):
     series_service.start_series(table.pk, cast.alice)
     Table.objects.filter(pk=table.pk).update(empty_since=timezone.now() - timedelta(hours=1))
     assert sweep.close_empty_tables() == 0
+
+
+def test_sweep_hands_an_absent_players_turn_to_a_bot(cast, full_table):
+    from games.models import Seat
+    from games.services import presence
+    from tests.games.helpers import users_by_position
+
+    series = series_service.start_series(full_table.pk, cast.alice)
+    game = current_game(series)
+    seat = state_of(game).turn
+    user = users_by_position(series)[seat]
+    presence.connected(full_table.pk, user)
+    presence.disconnected(full_table.pk, user)
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Seat.objects.filter(table=full_table, position=seat).update(disconnected_at=long_ago)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago)
+    assert sweep.sweep()["abandoned_seats"] == 1
+    series.refresh_from_db()
+    assert next(e for e in series.seats if e["position"] == seat)["bot_level"] == "casual"
+
+
+def test_sweep_ignores_people_thinking_at_a_table_without_bots(cast, full_table):
+    series = series_service.start_series(full_table.pk, cast.alice)
+    game = current_game(series)
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert sweep.sweep() == {"timeouts": 0, "bots": 0, "next_games": 0,
+                             "abandoned_seats": 0, "closed_tables": 0}
