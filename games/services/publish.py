@@ -69,7 +69,7 @@ def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
     game_id, version = game.pk, game.version
     deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
     seat_views, public = game_views(state)
-    over = engine.outcome(state) is not None
+    over = bool(public["game_over"])
 
     def send() -> None:
         for position, view in enumerate(seat_views):
