@@ -47,5 +47,11 @@ def test_play_a_whole_game_against_three_bots(live_site, new_context, django_use
     expect(summary).to_be_visible()
     expect(summary).to_contain_text("Card points")
     th.screenshot(page, "table-1280-summary")
-    assert "Lead" in plays
+    # Every one of alice's moves went through the buttons: her leads (when the deal and
+    # the bots' play gave her the lead at all) used the Lead button.
+    from games.models import Move
+
+    alice_moves = Move.objects.filter(game__series__table__name="Alice and the bots", seat=0)
+    assert plays and alice_moves.count() >= len(plays)
+    assert ("Lead" in plays) == alice_moves.filter(kind="lead").exists()
     assert js_errors == []
