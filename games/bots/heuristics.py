@@ -15,7 +15,7 @@ from typing import Final
 
 from games.engine.actions import BEAT, DISCARD, LEAD, Action, action_from_mask
 from games.engine.cards import POINTS
-from games.engine.rules import BEATEN_BY, beat_actions, discard_actions
+from games.engine.rules import BEATEN_BY, MOLODKA_HANDS, beat_actions, discard_actions
 
 __all__ = [
     "KEEP",
@@ -65,25 +65,45 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+#: ``_SUIT_POINTS[m]``: R3 points of the ranks in a 9-bit suit mask ``m``
+#: (rank points are the same in every suit).
+_SUIT_POINTS: Final = tuple(
+    sum(POINTS[r] for r in range(9) if m >> r & 1) for m in range(512)
+)
+
+
 def mask_points(mask: int) -> int:
-    """R3 card points of a mask."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    """R3 card points of a mask (four table lookups: this runs in every playout step)."""
+    return (
+        _SUIT_POINTS[mask & 511]
+        + _SUIT_POINTS[mask >> 9 & 511]
+        + _SUIT_POINTS[mask >> 18 & 511]
+        + _SUIT_POINTS[mask >> 27 & 511]
+    )
 
 
 def beat_cost(mask: int, trump: int) -> float:
     """What it costs to spend these cards on a beat: their keep value."""
-    keep = KEEP[trump]
-    total = 0.0
-    while mask:
-        low = mask & -mask
-        total += keep[low.bit_length() - 1]
-        mask ^= low
-    return total
+    key = mask << 2 | trump
+    found = _COSTS.get(key)
+    if found is None:
+        keep = KEEP[trump]
+        found = 0.0
+        m = mask
+        while m:  # lowest card first: the same float sum every time
+            low = m & -m
+            found += keep[low.bit_length() - 1]
+            m ^= low
+        if len(_COSTS) >= _CACHE_LIMIT:
+            _COSTS.clear()
+        _COSTS[key] = found
+    return found
+
+
+#: Memo tables of pure functions of small keys (cleared when they grow past
+#: ``_CACHE_LIMIT``): playouts ask the same questions millions of times.
+_CACHE_LIMIT: Final = 400_000
+_COSTS: dict[int, float] = {}
 
 
 def cheapest_beat(hand: int, top: int, trump: int) -> Action | None:
@@ -105,20 +125,31 @@ def _ranked(hand: int, trump: int, smear_points: bool) -> list[int]:
     return sorted(bits(hand), key=lambda i: (keep[i] + POINTS[i], i))
 
 
+def _discard(hand: int, k: int, trump: int, smear_points: bool) -> Action:
+    key = ((hand << 3 | k) << 2 | trump) << 1 | smear_points
+    found = _DISCARDS.get(key)
+    if found is None:
+        mask = 0
+        for i in _ranked(hand, trump, smear_points)[:k]:
+            mask |= 1 << i
+        found = action_from_mask(DISCARD, mask)
+        if len(_DISCARDS) >= _CACHE_LIMIT:
+            _DISCARDS.clear()
+        _DISCARDS[key] = found
+    return found
+
+
+_DISCARDS: dict[int, Action] = {}
+
+
 def discard_low(hand: int, k: int, trump: int) -> Action:
     """R9 discard of the ``k`` cards least worth keeping and worth fewest points."""
-    mask = 0
-    for i in _ranked(hand, trump, False)[:k]:
-        mask |= 1 << i
-    return action_from_mask(DISCARD, mask)
+    return _discard(hand, k, trump, False)
 
 
 def smear(hand: int, k: int, trump: int) -> Action:
     """R9 discard into a trick the partner takes for sure: points first, trumps last."""
-    mask = 0
-    for i in _ranked(hand, trump, True)[:k]:
-        mask |= 1 << i
-    return action_from_mask(DISCARD, mask)
+    return _discard(hand, k, trump, True)
 
 
 def unbeatable(mask: int, live: int, trump: int) -> bool:
@@ -142,12 +173,39 @@ def hold_chance(mask: int, live: int, trump: int, hand_size: int, opponents: int
     An opponent takes the set only with ``k`` cards that beat it one-to-one
     (R9): he needs a beater for its hardest card and ``k`` beaters in all.
     Each hand is treated as ``hand_size`` independent draws from ``live``.
+    The answer depends only on how many live cards beat each card, so it is
+    memoized on those counts.
     """
     if opponents <= 0:
         return 1.0
     n_live = live.bit_count()
     if n_live == 0:
         return 1.0
+    beaten_by = BEATEN_BY[trump]
+    key = n_live << 6 | hand_size << 2 | opponents
+    m = mask
+    while m:
+        low = m & -m
+        c = (live & beaten_by[low.bit_length() - 1]).bit_count()
+        if not c:
+            return 1.0  # an unbeatable card: the whole set is safe
+        key = key << 6 | c
+        m ^= low
+    found = _HOLD.get(key)
+    if found is None:
+        found = _hold_chance(mask, live, trump, hand_size, opponents, n_live)
+        if len(_HOLD) >= _CACHE_LIMIT:
+            _HOLD.clear()
+        _HOLD[key] = found
+    return found
+
+
+_HOLD: dict[int, float] = {}
+
+
+def _hold_chance(
+    mask: int, live: int, trump: int, hand_size: int, opponents: int, n_live: int
+) -> float:
     beaten_by = BEATEN_BY[trump]
     k = 0
     total = 0.0
@@ -156,8 +214,6 @@ def hold_chance(mask: int, live: int, trump: int, hand_size: int, opponents: int
     while m:
         low = m & -m
         f = (live & beaten_by[low.bit_length() - 1]).bit_count() / n_live
-        if f == 0.0:
-            return 1.0  # an unbeatable card: the whole set is safe
         k += 1
         total += f
         hardest = min(hardest, f)
@@ -169,7 +225,7 @@ def hold_chance(mask: int, live: int, trump: int, hand_size: int, opponents: int
     for j in range(k, h + 1):
         at_least += _COMB[h][j] * f**j * (1.0 - f) ** (h - j)
     one = (1.0 - (1.0 - hardest) ** h) * at_least
-    return (1.0 - one) ** opponents
+    return float((1.0 - one) ** opponents)
 
 
 _COMB: Final = tuple(tuple(math.comb(n, j) for j in range(9)) for n in range(9))
@@ -181,6 +237,31 @@ def _opponents_after(played: int) -> int:
     return (2, 2, 1, 0)[played]
 
 
+def _lead_options(hand: int, trump: int) -> tuple[tuple[int, float, float], ...]:
+    """``(cards, points incl. the others' expected, keep cost)`` of every
+    one-suit lead of ``hand`` (R8), in the order :func:`choose_lead` weighs
+    them (memoized per hand)."""
+    key = hand << 2 | trump
+    found = _LEADS.get(key)
+    if found is None:
+        out = []
+        for sm in SUIT_MASKS:
+            part = hand & sm
+            sub = part
+            while sub:
+                pts = mask_points(sub) + 3 * sub.bit_count() * _OTHERS_PER_CARD
+                out.append((sub, pts, beat_cost(sub, trump)))
+                sub = (sub - 1) & part
+        found = tuple(out)
+        if len(_LEADS) >= _CACHE_LIMIT:
+            _LEADS.clear()
+        _LEADS[key] = found
+    return found
+
+
+_LEADS: dict[int, tuple[tuple[int, float, float], ...]] = {}
+
+
 def choose_lead(hand: int, trump: int, live: int, stock_size: int) -> Action:
     """R8 lead: a whole hand of one suit as a molodka; else the lead of best value.
 
@@ -190,30 +271,16 @@ def choose_lead(hand: int, trump: int, live: int, stock_size: int) -> Action:
     cards of a suit are hard to beat one-to-one, so a low group often wins
     the others' discards; a lone low card is the cheap probe.
     """
-    for sm in SUIT_MASKS:
-        if hand & sm == hand and hand.bit_count() == 4:
-            return action_from_mask(LEAD, hand)  # R11: a lead of 4 is a molodka
-    keep = KEEP[trump]
+    if hand in MOLODKA_HANDS:
+        return action_from_mask(LEAD, hand)  # R11: a lead of 4 is a molodka
     size = hand.bit_count()
     best_value = -1e9
     best_mask = 0
-    for sm in SUIT_MASKS:
-        part = hand & sm
-        sub = part
-        while sub:
-            k = sub.bit_count()
-            p = hold_chance(sub, live, trump, size, 2)
-            pts = mask_points(sub) + 3 * k * _OTHERS_PER_CARD
-            cost = 0.0
-            m = sub
-            while m:
-                low = m & -m
-                cost += keep[low.bit_length() - 1]
-                m ^= low
-            value = (2.0 * p - 1.0) * pts - cost + p * _LEAD_BONUS
-            if value > best_value or (value == best_value and sub < best_mask):
-                best_value, best_mask = value, sub
-            sub = (sub - 1) & part
+    for sub, pts, cost in _lead_options(hand, trump):
+        p = hold_chance(sub, live, trump, size, 2)
+        value = (2.0 * p - 1.0) * pts - cost + p * _LEAD_BONUS
+        if value > best_value or (value == best_value and sub < best_mask):
+            best_value, best_mask = value, sub
     return action_from_mask(LEAD, best_mask)
 
 
@@ -244,34 +311,21 @@ def choose_reply(
     """
     opps = _opponents_after(played)
     size = hand.bit_count()
-    keep = KEEP[trump]
-    rest = (3 - played) * k * _OTHERS_PER_CARD
     if top_is_partner:
-        p_top = hold_chance(top, live, trump, size, opps)
-        if p_top > 0.97:
+        if hold_chance(top, live, trump, size, opps) > 0.97:
             return smear(hand, k, trump)
-        low = discard_low(hand, k, trump)
-        best: Action = low
-        best_value = (2.0 * p_top - 1.0) * (table_points + mask_points(low.mask) + rest) - sum(
-            keep[i] for i in bits(low.mask))
-    else:
-        low = discard_low(hand, k, trump)
-        # After a discard our team takes only if the partner still to play beats.
-        p_low = 0.25 if played <= 1 else 0.0
-        best = low
-        best_value = (2.0 * p_low - 1.0) * (table_points + mask_points(low.mask) + rest) - sum(
-            keep[i] for i in bits(low.mask))
-    if top_is_partner:
-        return best
+        return discard_low(hand, k, trump)
+    rest = (3 - played) * k * _OTHERS_PER_CARD
+    best = discard_low(hand, k, trump)
+    # After a discard our team takes only if the partner still to play beats.
+    p_low = 0.25 if played <= 1 else 0.0
+    best_value = (2.0 * p_low - 1.0) * (
+        table_points + mask_points(best.mask) + rest
+    ) - beat_cost(best.mask, trump)
     for a in beat_actions(hand, top, trump):
-        p = hold_chance(a.mask, live, trump, size, opps)
-        cost = 0.0
         m = a.mask
-        while m:
-            lowbit = m & -m
-            cost += keep[lowbit.bit_length() - 1]
-            m ^= lowbit
-        value = (2.0 * p - 1.0) * (table_points + mask_points(a.mask) + rest) - cost
+        p = hold_chance(m, live, trump, size, opps)
+        value = (2.0 * p - 1.0) * (table_points + mask_points(m) + rest) - beat_cost(m, trump)
         value += p * _LEAD_BONUS
         if value > best_value:
             best, best_value = a, value

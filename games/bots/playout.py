@@ -60,40 +60,47 @@ def greedy_action(core: Core, rng: random.Random, eps: float = 0.1) -> tuple[int
 
 
 def _card_sense(core: Core, turn: int) -> Action:
-    hands = core[0]
-    hand = hands[turn]
+    hand = core[0][turn]
     trump = core[2]
+    piles = core[13]
+    # Cards the others may still play (their hands and the stock): every card
+    # not in this hand, a trick pile or on the table (R10, 36 in all).
+    used = hand | piles[0] | piles[1]
     k = core[8]
-    # Cards the others may still play: their hands and the stock.
-    others = 0
-    for s in (0, 1, 2, 3):
-        if s != turn:
-            others |= hands[s]
-    for c in core[1]:
-        others |= 1 << c
     if k == 0:
-        return choose_lead(hand, trump, others, len(core[1]))
-    top_seat = core[10]
-    table = core[11]
+        return choose_lead(hand, trump, FULL ^ used, len(core[1]))
     pts = 0
-    for a in table:
+    for a in core[11]:
         if a is not None:
+            used |= a.mask
             pts += mask_points(a.mask)
     return choose_reply(
-        hand, k, core[9], (top_seat ^ turn) == 2, core[17], pts, trump, others
+        hand, k, core[9], (core[10] ^ turn) == 2, core[17], pts, trump, FULL ^ used
     )
+
+
+def _loss_margin(pa: int, a_took: bool, b_took: bool) -> int:
+    loss, _, _ = score({"A": pa, "B": 120 - pa}, {"A": int(a_took), "B": int(b_took)})
+    return loss["B"] - loss["A"]
+
+
+#: ``_LOSS_MARGIN[pa][a took a trick][b took a trick]``: R16 loss points given
+#: minus taken by team A, read off :func:`~games.engine.scoring.score` once.
+_LOSS_MARGIN: Final = tuple(
+    tuple(tuple(_loss_margin(pa, a, b) for b in (False, True)) for a in (False, True))
+    for pa in range(121)
+)
 
 
 def utility(core: Core, team: int) -> float:
     """The finished game's value for ``team`` (0 = A, 1 = B): loss points given
     minus loss points taken (R16), plus a small share of the card-point margin
     so that searches prefer the larger win among equal loss points."""
-    piles = core[13]
-    pa = mask_points(piles[0])
-    tricks = core[14]
-    loss, _, _ = score({"A": pa, "B": 120 - pa}, {"A": tricks[0], "B": tricks[1]})
-    margin = (pa - 60) / 60.0
-    value = LOSS_WEIGHT * (loss["B"] - loss["A"]) + MARGIN_WEIGHT * margin
+    pa = mask_points(core[13][0])
+    tricks: tuple[int, int] = core[14]
+    value: float = LOSS_WEIGHT * _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0] + MARGIN_WEIGHT * (
+        (pa - 60) / 60.0
+    )
     return value if team == 0 else -value
 
 
@@ -108,7 +115,7 @@ def playout(
     while core[7] is not None:
         if quiet >= 0 and core[15] != done:
             quiet = -1
-        found = _molodka(core, quiet)
+        found = _molodka(core, quiet) if core[18] and core[12] else None
         if found is None:
             turn = core[7]
             if eps and rng.random() < eps:

@@ -23,7 +23,8 @@ import random
 
 from games.engine import SeatView
 from games.engine.actions import BEAT, DISCARD, LEAD, Action, action_from_mask
-from games.engine.fast import MOLODKA_HANDS, Core
+from games.engine.fast import Core
+from games.engine.rules import MOLODKA_HANDS
 
 from .heuristics import bits
 from .knowledge import Knowledge, molodka_distance_of
@@ -151,14 +152,14 @@ def world_core(kn: Knowledge, view: SeatView, slots: Slots, rng: random.Random) 
     stock = cards[pos:]
     table: list[Action | None] = [None, None, None, None]
     for s in range(4):
-        kind = kn.table_kind[s]
-        if kind is None:
+        seen_kind = kn.table_kind[s]
+        if seen_kind is None:
             continue
-        if kind == "discard":
+        if seen_kind == "discard":
             mask = kn.own_table_discard if s == me else table_down[s]
             table[s] = action_from_mask(DISCARD, mask)
         else:
-            table[s] = action_from_mask(BEAT if kind == "beat" else LEAD, kn.table_up[s])
+            table[s] = action_from_mask(BEAT if seen_kind == "beat" else LEAD, kn.table_up[s])
     top_seat = -1 if view.top_seat is None else view.top_seat
     top = kn.table_up[top_seat] if top_seat >= 0 else 0
     played = sum(1 for e in table if e is not None)

@@ -39,7 +39,7 @@ from games.engine.rules import (
 )
 
 from .casual import casual_action
-from .heuristics import KEEP, bits
+from .heuristics import KEEP, beat_cost
 from .knowledge import Knowledge, read_view
 from .playout import greedy_action, playout, utility
 from .sampling import SampleError, Slots, slots_of, world_core
@@ -242,10 +242,10 @@ def _moves(core: Core) -> list[Action]:
         opts = list(lead_actions(hand))
     else:
         opts = list(beat_actions(hand, core[9], core[2]) + discard_actions(hand, k))
-    keep = KEEP[core[2]]
+    trump = core[2]
     if k:
         # Beats cheap first, then discards cheap first: good cut-offs early.
-        opts.sort(key=lambda a: (a.code, sum(keep[i] for i in bits(a.mask))))
+        opts.sort(key=lambda a: (a.code, beat_cost(a.mask, trump)))
     return opts
 
 
