@@ -11,14 +11,19 @@ callers pass what their seat may know (R19).
 from __future__ import annotations
 
 import math
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, TypeVar
 
 from games.engine.actions import BEAT, DISCARD, LEAD, Action, action_from_mask
 from games.engine.cards import POINTS
 from games.engine.rules import BEATEN_BY, MOLODKA_HANDS, beat_actions, discard_actions
 
 __all__ = [
+    "CASUAL",
+    "CASUAL_PARAMS",
     "KEEP",
+    "CardSense",
+    "SenseParams",
     "SUIT_MASKS",
     "beat_cost",
     "bits",
@@ -34,25 +39,49 @@ __all__ = [
 ]
 
 SUIT_MASKS: Final = tuple(0x1FF << (9 * s) for s in range(4))
+_T = TypeVar("_T")
 
 
-def keep_value(index: int, trump: int) -> float:
+#: Keep values of the plain (non-trump) ranks ``6 7 8 9 J Q K 10 A`` (R2).
+PLAIN_KEEP: Final = (0.0, 0.1, 0.2, 0.3, 1.0, 1.5, 2.5, 6.0, 9.0)
+
+
+def keep_value(index: int, trump: int, params: SenseParams | None = None) -> float:
     """How much a card is worth *keeping* in hand (not its card points).
 
     Trumps win tricks later (R7 b), aces and tens are worth points and often
     win their suit; low cards are only ballast.  A card's value to the trick it
     is played into is counted separately (its R3 points).
     """
+    p = params or CASUAL_PARAMS
     suit, rank = divmod(index, 9)
     if suit == trump:
-        return 14.0 + 1.5 * rank + POINTS[index] * 0.5
-    return (0.0, 0.1, 0.2, 0.3, 1.0, 1.5, 2.5, 6.0, 9.0)[rank]
+        return p.trump_base + p.trump_rank * rank + POINTS[index] * p.trump_points
+    return p.plain_keep[rank]
 
 
-#: ``KEEP[trump][index]``: :func:`keep_value` precomputed for the playout hot path.
-KEEP: Final[tuple[tuple[float, ...], ...]] = tuple(
-    tuple(keep_value(i, t) for i in range(36)) for t in range(4)
-)
+@dataclass(frozen=True, slots=True)
+class SenseParams:
+    """The knobs of the card sense (see :class:`CardSense`); the defaults are
+    the casual bot's."""
+
+    trump_base: float = 14.0
+    trump_rank: float = 1.5
+    trump_points: float = 0.5
+    plain_keep: tuple[float, ...] = PLAIN_KEEP
+    #: Points the other players are expected to add per card of a trick.
+    others_per_card: float = 1.0
+    #: Value of taking the lead of the next trick (and drawing first, R12-R13).
+    lead_bonus: float = 1.5
+    #: Smear points into the partner's trick when his set holds this surely.
+    smear_hold: float = 0.97
+    #: How much a card's points count towards smearing it first.
+    smear_points: float = 1.3
+    #: Chance the partner still to play takes a trick we discard to.
+    partner_behind: float = 0.25
+
+
+CASUAL_PARAMS: Final = SenseParams()
 
 
 def bits(mask: int) -> list[int]:
@@ -82,74 +111,16 @@ def mask_points(mask: int) -> int:
     )
 
 
-def beat_cost(mask: int, trump: int) -> float:
-    """What it costs to spend these cards on a beat: their keep value."""
-    key = mask << 2 | trump
-    found = _COSTS.get(key)
-    if found is None:
-        keep = KEEP[trump]
-        found = 0.0
-        m = mask
-        while m:  # lowest card first: the same float sum every time
-            low = m & -m
-            found += keep[low.bit_length() - 1]
-            m ^= low
-        if len(_COSTS) >= _CACHE_LIMIT:
-            _COSTS.clear()
-        _COSTS[key] = found
-    return found
+def _memo(cache: dict[int, _T], key: int, value: _T) -> _T:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 #: Memo tables of pure functions of small keys (cleared when they grow past
 #: ``_CACHE_LIMIT``): playouts ask the same questions millions of times.
 _CACHE_LIMIT: Final = 400_000
-_COSTS: dict[int, float] = {}
-
-
-def cheapest_beat(hand: int, top: int, trump: int) -> Action | None:
-    """The beat (R9) that spends the least keep value, or ``None`` if none exists."""
-    options = beat_actions(hand, top, trump)
-    if not options:
-        return None
-    if len(options) == 1:
-        return options[0]
-    return min(options, key=lambda a: (beat_cost(a.mask, trump), a.mask))
-
-
-def _ranked(hand: int, trump: int, smear_points: bool) -> list[int]:
-    keep = KEEP[trump]
-    if smear_points:
-        # Throw points into a trick the partner surely takes, but never trumps.
-        return sorted(bits(hand), key=lambda i: (keep[i] - 1.3 * POINTS[i], i))
-    # Give away as little as possible: points go to whoever takes the trick.
-    return sorted(bits(hand), key=lambda i: (keep[i] + POINTS[i], i))
-
-
-def _discard(hand: int, k: int, trump: int, smear_points: bool) -> Action:
-    key = ((hand << 3 | k) << 2 | trump) << 1 | smear_points
-    found = _DISCARDS.get(key)
-    if found is None:
-        mask = 0
-        for i in _ranked(hand, trump, smear_points)[:k]:
-            mask |= 1 << i
-        found = action_from_mask(DISCARD, mask)
-        if len(_DISCARDS) >= _CACHE_LIMIT:
-            _DISCARDS.clear()
-        _DISCARDS[key] = found
-    return found
-
-
-_DISCARDS: dict[int, Action] = {}
-
-
-def discard_low(hand: int, k: int, trump: int) -> Action:
-    """R9 discard of the ``k`` cards least worth keeping and worth fewest points."""
-    return _discard(hand, k, trump, False)
-
-
-def smear(hand: int, k: int, trump: int) -> Action:
-    """R9 discard into a trick the partner takes for sure: points first, trumps last."""
-    return _discard(hand, k, trump, True)
 
 
 def unbeatable(mask: int, live: int, trump: int) -> bool:
@@ -237,57 +208,174 @@ def _opponents_after(played: int) -> int:
     return (2, 2, 1, 0)[played]
 
 
-def _lead_options(hand: int, trump: int) -> tuple[tuple[int, float, float], ...]:
-    """``(cards, points incl. the others' expected, keep cost)`` of every
-    one-suit lead of ``hand`` (R8), in the order :func:`choose_lead` weighs
-    them (memoized per hand)."""
-    key = hand << 2 | trump
-    found = _LEADS.get(key)
-    if found is None:
+class CardSense:
+    """Rule-based card sense on bitmasks, tuned by :class:`SenseParams`.
+
+    Every lead, beat and the lowest discard is valued as
+    ``(2p - 1) * points - keep``: ``p`` is :func:`hold_chance`, ``points`` what
+    the trick will hold, ``keep`` what the cards spent are worth keeping.  The
+    casual bot plays :data:`CASUAL`; the searching bots' playouts may use a
+    different tuning.  Answers that depend only on a hand are memoized per
+    instance.
+    """
+
+    def __init__(self, params: SenseParams) -> None:
+        self.params = params
+        #: ``keep[trump][index]``: :func:`keep_value` precomputed for the hot path.
+        self.keep: tuple[tuple[float, ...], ...] = tuple(
+            tuple(keep_value(i, t, params) for i in range(36)) for t in range(4)
+        )
+        self._costs: dict[int, float] = {}
+        self._discards: dict[int, Action] = {}
+        self._leads: dict[int, tuple[tuple[int, float, float], ...]] = {}
+
+    def cost(self, mask: int, trump: int) -> float:
+        """What it costs to spend these cards: their keep value."""
+        key = mask << 2 | trump
+        found = self._costs.get(key)
+        if found is not None:
+            return found
+        keep = self.keep[trump]
+        total = 0.0
+        m = mask
+        while m:  # lowest card first: the same float sum every time
+            low = m & -m
+            total += keep[low.bit_length() - 1]
+            m ^= low
+        return _memo(self._costs, key, total)
+
+    def discard(self, hand: int, k: int, trump: int, smear_points: bool = False) -> Action:
+        """R9 discard of ``k`` cards: the least worth keeping and fewest points;
+        with ``smear_points`` (the partner surely takes the trick) points
+        first, trumps last."""
+        key = ((hand << 3 | k) << 2 | trump) << 1 | smear_points
+        found = self._discards.get(key)
+        if found is not None:
+            return found
+        keep = self.keep[trump]
+        w = self.params.smear_points
+        if smear_points:
+            order = sorted(bits(hand), key=lambda i: (keep[i] - w * POINTS[i], i))
+        else:
+            order = sorted(bits(hand), key=lambda i: (keep[i] + POINTS[i], i))
+        mask = 0
+        for i in order[:k]:
+            mask |= 1 << i
+        return _memo(self._discards, key, action_from_mask(DISCARD, mask))
+
+    def _lead_options(self, hand: int, trump: int) -> tuple[tuple[int, float, float], ...]:
+        """``(cards, points incl. the others' expected, keep cost)`` of every
+        one-suit lead of ``hand`` (R8), in the order :meth:`lead` weighs them."""
+        key = hand << 2 | trump
+        found = self._leads.get(key)
+        if found is not None:
+            return found
+        per_card = 3 * self.params.others_per_card
         out = []
         for sm in SUIT_MASKS:
             part = hand & sm
             sub = part
             while sub:
-                pts = mask_points(sub) + 3 * sub.bit_count() * _OTHERS_PER_CARD
-                out.append((sub, pts, beat_cost(sub, trump)))
+                pts = mask_points(sub) + sub.bit_count() * per_card
+                out.append((sub, pts, self.cost(sub, trump)))
                 sub = (sub - 1) & part
-        found = tuple(out)
-        if len(_LEADS) >= _CACHE_LIMIT:
-            _LEADS.clear()
-        _LEADS[key] = found
-    return found
+        return _memo(self._leads, key, tuple(out))
+
+    def lead(self, hand: int, trump: int, live: int) -> Action:
+        """R8 lead: a whole hand of one suit as a molodka; else the lead of best
+        value against the two opponents.  Several cards of a suit are hard to
+        beat one-to-one, so a low group often wins the others' discards; a
+        lone low card is the cheap probe."""
+        if hand in MOLODKA_HANDS:
+            return action_from_mask(LEAD, hand)  # R11: a lead of 4 is a molodka
+        size = hand.bit_count()
+        bonus = self.params.lead_bonus
+        best_value = -1e9
+        best_mask = 0
+        for sub, pts, cost in self._lead_options(hand, trump):
+            p = hold_chance(sub, live, trump, size, 2)
+            value = (2.0 * p - 1.0) * pts - cost + p * bonus
+            if value > best_value or (value == best_value and sub < best_mask):
+                best_value, best_mask = value, sub
+        return action_from_mask(LEAD, best_mask)
+
+    def reply(
+        self,
+        hand: int,
+        k: int,
+        top: int,
+        top_is_partner: bool,
+        played: int,
+        table_points: int,
+        trump: int,
+        live: int,
+    ) -> Action:
+        """R9 reply of best value.  Both a beat and a discard give up ``k``
+        cards, so what decides is who takes the points; beating a winning
+        partner gains nothing, so we discard to him (and throw points in when
+        his set surely holds).
+
+        ``played`` is how many seats played before us; ``live`` the cards the
+        seats after us might hold; ``table_points`` the points we can see.
+        """
+        params = self.params
+        opps = _opponents_after(played)
+        size = hand.bit_count()
+        if top_is_partner:
+            if hold_chance(top, live, trump, size, opps) > params.smear_hold:
+                return self.discard(hand, k, trump, True)
+            return self.discard(hand, k, trump)
+        rest = (3 - played) * k * params.others_per_card
+        best = self.discard(hand, k, trump)
+        # After a discard our team takes only if the partner still to play beats.
+        p_low = params.partner_behind if played <= 1 else 0.0
+        best_value = (2.0 * p_low - 1.0) * (table_points + mask_points(best.mask) + rest)
+        best_value -= self.cost(best.mask, trump)
+        bonus = params.lead_bonus
+        for a in beat_actions(hand, top, trump):
+            m = a.mask
+            p = hold_chance(m, live, trump, size, opps)
+            value = (2.0 * p - 1.0) * (table_points + mask_points(m) + rest) - self.cost(m, trump)
+            value += p * bonus
+            if value > best_value:
+                best, best_value = a, value
+        return best
 
 
-_LEADS: dict[int, tuple[tuple[int, float, float], ...]] = {}
+#: The casual bot's card sense.
+CASUAL: Final = CardSense(CASUAL_PARAMS)
+#: ``KEEP[trump][index]``: the casual keep values.
+KEEP: Final = CASUAL.keep
 
 
-def choose_lead(hand: int, trump: int, live: int, stock_size: int) -> Action:
-    """R8 lead: a whole hand of one suit as a molodka; else the lead of best value.
-
-    A lead is worth ``(2p - 1) * points`` minus what its cards are worth
-    keeping, where ``p`` is :func:`hold_chance` against the two opponents and
-    ``points`` counts the lead and what the others will put on it.  Several
-    cards of a suit are hard to beat one-to-one, so a low group often wins
-    the others' discards; a lone low card is the cheap probe.
-    """
-    if hand in MOLODKA_HANDS:
-        return action_from_mask(LEAD, hand)  # R11: a lead of 4 is a molodka
-    size = hand.bit_count()
-    best_value = -1e9
-    best_mask = 0
-    for sub, pts, cost in _lead_options(hand, trump):
-        p = hold_chance(sub, live, trump, size, 2)
-        value = (2.0 * p - 1.0) * pts - cost + p * _LEAD_BONUS
-        if value > best_value or (value == best_value and sub < best_mask):
-            best_value, best_mask = value, sub
-    return action_from_mask(LEAD, best_mask)
+def beat_cost(mask: int, trump: int) -> float:
+    """What it costs (casual keep values) to spend these cards on a beat."""
+    return CASUAL.cost(mask, trump)
 
 
-#: Points the other players are expected to add per card of a trick.
-_OTHERS_PER_CARD: Final = 1.0
-#: Value of taking the lead of the next trick (and drawing first, R12-R13).
-_LEAD_BONUS: Final = 1.5
+def cheapest_beat(hand: int, top: int, trump: int) -> Action | None:
+    """The beat (R9) that spends the least keep value, or ``None`` if none exists."""
+    options = beat_actions(hand, top, trump)
+    if not options:
+        return None
+    if len(options) == 1:
+        return options[0]
+    return min(options, key=lambda a: (beat_cost(a.mask, trump), a.mask))
+
+
+def discard_low(hand: int, k: int, trump: int) -> Action:
+    """R9 discard of the ``k`` cards least worth keeping and worth fewest points."""
+    return CASUAL.discard(hand, k, trump)
+
+
+def smear(hand: int, k: int, trump: int) -> Action:
+    """R9 discard into a trick the partner takes for sure: points first, trumps last."""
+    return CASUAL.discard(hand, k, trump, True)
+
+
+def choose_lead(hand: int, trump: int, live: int, stock_size: int = 0) -> Action:
+    """The casual lead (:meth:`CardSense.lead`)."""
+    return CASUAL.lead(hand, trump, live)
 
 
 def choose_reply(
@@ -300,36 +388,8 @@ def choose_reply(
     trump: int,
     live: int,
 ) -> Action:
-    """R9 reply of best value: every beat and the lowest discard are valued as
-    ``(2p - 1) * points - keep`` where ``p`` is the chance our team takes the
-    trick.  Both a beat and a discard give up ``k`` cards, so what decides is
-    who takes the points; beating a winning partner gains nothing, so we
-    discard to him (and throw points in when his set surely holds).
-
-    ``played`` is how many seats played before us; ``live`` the cards the
-    seats after us might hold; ``table_points`` the points we can see.
-    """
-    opps = _opponents_after(played)
-    size = hand.bit_count()
-    if top_is_partner:
-        if hold_chance(top, live, trump, size, opps) > 0.97:
-            return smear(hand, k, trump)
-        return discard_low(hand, k, trump)
-    rest = (3 - played) * k * _OTHERS_PER_CARD
-    best = discard_low(hand, k, trump)
-    # After a discard our team takes only if the partner still to play beats.
-    p_low = 0.25 if played <= 1 else 0.0
-    best_value = (2.0 * p_low - 1.0) * (
-        table_points + mask_points(best.mask) + rest
-    ) - beat_cost(best.mask, trump)
-    for a in beat_actions(hand, top, trump):
-        m = a.mask
-        p = hold_chance(m, live, trump, size, opps)
-        value = (2.0 * p - 1.0) * (table_points + mask_points(m) + rest) - beat_cost(m, trump)
-        value += p * _LEAD_BONUS
-        if value > best_value:
-            best, best_value = a, value
-    return best
+    """The casual reply (:meth:`CardSense.reply`)."""
+    return CASUAL.reply(hand, k, top, top_is_partner, played, table_points, trump, live)
 
 
 def reply_options(hand: int, k: int, top: int, trump: int) -> tuple[Action, ...]:

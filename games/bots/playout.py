@@ -19,7 +19,7 @@ from games.engine.actions import Action
 from games.engine.fast import Core
 from games.engine.scoring import score
 
-from .heuristics import choose_lead, choose_reply, mask_points
+from .heuristics import CASUAL, CardSense, mask_points
 
 __all__ = ["greedy_action", "playout", "utility"]
 
@@ -45,7 +45,9 @@ def _molodka(core: Core, quiet: int) -> tuple[int, Action] | None:
     return seat, molodka_action(core[0][seat])
 
 
-def greedy_action(core: Core, rng: random.Random, eps: float = 0.1) -> tuple[int, Action]:
+def greedy_action(
+    core: Core, rng: random.Random, eps: float = 0.1, sense: CardSense = CASUAL
+) -> tuple[int, Action]:
     """The playout policy's ``(seat, action)``: a molodka if one is held, else
     the casual card sense of :mod:`games.bots.heuristics` on full information,
     else (with probability ``eps``) a uniformly random legal action."""
@@ -56,10 +58,10 @@ def greedy_action(core: Core, rng: random.Random, eps: float = 0.1) -> tuple[int
     if eps and rng.random() < eps:
         options = [a for a in fast.legal(core) if a.code != 3]
         return turn, options[int(rng.random() * len(options))]
-    return turn, _card_sense(core, turn)
+    return turn, _card_sense(core, turn, sense)
 
 
-def _card_sense(core: Core, turn: int) -> Action:
+def _card_sense(core: Core, turn: int, sense: CardSense) -> Action:
     hand = core[0][turn]
     trump = core[2]
     piles = core[13]
@@ -68,15 +70,13 @@ def _card_sense(core: Core, turn: int) -> Action:
     used = hand | piles[0] | piles[1]
     k = core[8]
     if k == 0:
-        return choose_lead(hand, trump, FULL ^ used, len(core[1]))
+        return sense.lead(hand, trump, FULL ^ used)
     pts = 0
     for a in core[11]:
         if a is not None:
             used |= a.mask
             pts += mask_points(a.mask)
-    return choose_reply(
-        hand, k, core[9], (core[10] ^ turn) == 2, core[17], pts, trump, FULL ^ used
-    )
+    return sense.reply(hand, k, core[9], (core[10] ^ turn) == 2, core[17], pts, trump, FULL ^ used)
 
 
 def _loss_margin(pa: int, a_took: bool, b_took: bool) -> int:
@@ -105,7 +105,12 @@ def utility(core: Core, team: int) -> float:
 
 
 def playout(
-    core: Core, rng: random.Random, team: int, eps: float = 0.1, quiet: int = -1
+    core: Core,
+    rng: random.Random,
+    team: int,
+    eps: float = 0.1,
+    quiet: int = -1,
+    sense: CardSense = CASUAL,
 ) -> float:
     """Play ``core`` to the end (R14) with :func:`greedy_action`; its utility for
     ``team``.  ``quiet`` is a seat that stays silent about its molodka until
@@ -122,7 +127,7 @@ def playout(
                 options = [a for a in fast.legal(core) if a.code != 3]
                 action = options[int(rng.random() * len(options))]
             else:
-                action = _card_sense(core, turn)
+                action = _card_sense(core, turn, sense)
             core = step(core, turn, action)
         else:
             core = step(core, found[0], found[1])

@@ -39,7 +39,7 @@ from games.engine.rules import (
 )
 
 from .casual import casual_action
-from .heuristics import KEEP, beat_cost
+from .heuristics import CASUAL, KEEP, CardSense, beat_cost
 from .knowledge import Knowledge, read_view
 from .playout import greedy_action, playout, utility
 from .sampling import SampleError, Slots, slots_of, world_core
@@ -75,6 +75,7 @@ class SearchConfig:
     prior: float = 0.0
     playouts: int = 0
     confidence: float = 0.0
+    sense: CardSense = CASUAL
 
 
 def _env_cap(name: str, default: float) -> float:
@@ -384,9 +385,9 @@ def _world_values(
     for a in cands:
         rng = random.Random(seed)
         if a is None:
-            out.append(playout(world, rng, team, cfg.eps, quiet=me))
+            out.append(playout(world, rng, team, cfg.eps, quiet=me, sense=cfg.sense))
         else:
-            out.append(playout(step(world, me, a), rng, team, cfg.eps))
+            out.append(playout(step(world, me, a), rng, team, cfg.eps, sense=cfg.sense))
     return out
 
 
