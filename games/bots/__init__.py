@@ -9,8 +9,9 @@ imports this package and reads :data:`POLICIES`.
 
 * ``beginner``: random, but never throws away a certain trick of 10+ points.
 * ``casual``: rule-based card sense (the server's timeout bot).
-* ``club``: PIMC, 24 sampled worlds, greedy playouts, ~100 ms.
-* ``strong``: weighted worlds, more of them, exact endgame, ~300 ms.
+* ``club``: PIMC, 48 sampled worlds, greedy playouts, p95 ~40 ms (cap 100 ms).
+* ``strong``: weighted worlds, three times as many, exact endgame, p95 ~200 ms
+  (cap 300 ms).
 
 Time caps: :data:`games.bots.search.CLUB` / :data:`~games.bots.search.STRONG`,
 or the ``KOZEL_BOT_TIME_CAP_MS`` / ``KOZEL_STRONG_TIME_CAP_MS`` environment

@@ -39,7 +39,7 @@ from games.engine.rules import (
 )
 
 from .casual import casual_action
-from .heuristics import CASUAL, KEEP, CardSense, beat_cost
+from .heuristics import CASUAL, KEEP, CardSense, SenseParams, beat_cost
 from .knowledge import Knowledge, read_view
 from .playout import greedy_action, playout, utility
 from .sampling import SampleError, Slots, slots_of, world_core
@@ -89,16 +89,23 @@ def _env_cap(name: str, default: float) -> float:
     return value if value > 0 else default
 
 
-#: Club: 24 worlds, deterministic greedy playouts, successive halving; 90 ms cap.
+#: The playouts' card sense (:mod:`games.bots.tune`).
+PLAYOUT: Final = CardSense(
+    SenseParams(trump_base=20.0, trump_points=1.0, partner_behind=0.15)
+)
+
+#: Club: 48 worlds, deterministic greedy playouts with the tuned sense, successive
+#: halving; 90 ms cap.
 CLUB: Final = SearchConfig(
-    worlds=24, eps=0.0, halving=True,
+    worlds=48, eps=0.0, halving=True, sense=PLAYOUT,
     time_cap=_env_cap("KOZEL_BOT_TIME_CAP_MS", 0.09),
 )
 #: Strong: three times the worlds, weighted by the opponents' tells, exact endgame;
 #: 270 ms cap.
 STRONG: Final = SearchConfig(
-    worlds=72,
+    worlds=144,
     eps=0.0,
+    sense=PLAYOUT,
     halving=True,
     weighted=True,
     oversample=3,
