@@ -8,8 +8,8 @@ leaders follow R4/R15 and may differ once the series diverge).
 
 Prints A's series and game win rates with 95% Wilson intervals, the mean
 loss points per game of each side, and per-decision time p50/p95 per side.
-Bots see only ``observe(state, seat)`` (R19), exactly as the service calls
-them: out-of-turn molodka holders are asked first (R11), then the seat on
+Bots see only ``observe(state, seat, series score)`` (R19), exactly as the
+service calls them: out-of-turn molodka holders are asked first (R11), then the seat on
 turn.
 """
 
@@ -67,6 +67,7 @@ def play_series(
     for j in range(MAX_GAMES):
         seed = _game_seed(master, pair, j)
         state = new_game(seed, series.next_dealer, series.next_leader)
+        score = series.score  # R18/R19: every seat sees the series score
         n = 0
         while state.turn is not None:
             n += 1
@@ -77,7 +78,7 @@ def play_series(
                     continue
                 rng = random.Random(f"{seed}:{n}:{seat}")
                 t0 = time.perf_counter()
-                choice = policies[seat & 1](observe(state, seat), rng)  # type: ignore[operator]
+                choice = policies[seat & 1](observe(state, seat, score), rng)  # type: ignore[operator]
                 stats[seat & 1].times.append(time.perf_counter() - t0)
                 if isinstance(choice, Molodka):
                     state = apply(state, seat, choice)
@@ -87,7 +88,7 @@ def play_series(
                 continue
             rng = random.Random(f"{seed}:{n}:{turn}")
             t0 = time.perf_counter()
-            choice = policies[turn & 1](observe(state, turn), rng)  # type: ignore[operator]
+            choice = policies[turn & 1](observe(state, turn, score), rng)  # type: ignore[operator]
             stats[turn & 1].times.append(time.perf_counter() - t0)
             if choice is None:
                 choice = fast.legal_for(state.core, turn)[0]

@@ -92,16 +92,23 @@ _LOSS_MARGIN: Final = tuple(
 )
 
 
-def utility(core: Core, team: int) -> float:
+def utility(core: Core, team: int, loss_value: tuple[float, ...] | None = None) -> float:
     """The finished game's value for ``team`` (0 = A, 1 = B): loss points given
     minus loss points taken (R16), plus a small share of the card-point margin
-    so that searches prefer the larger win among equal loss points."""
+    so that searches prefer the larger win among equal loss points.
+
+    ``loss_value`` (see :func:`games.bots.equity.loss_values`) replaces the
+    plain loss-point margin by what each result is worth at the series score.
+    """
     pa = mask_points(core[13][0])
     tricks: tuple[int, int] = core[14]
-    value: float = LOSS_WEIGHT * _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0] + MARGIN_WEIGHT * (
-        (pa - 60) / 60.0
-    )
-    return value if team == 0 else -value
+    loss = _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0]
+    margin = MARGIN_WEIGHT * ((pa - 60) / 60.0)
+    if team:
+        loss, margin = -loss, -margin
+    if loss_value is None:
+        return LOSS_WEIGHT * loss + margin
+    return loss_value[loss + 6] + margin
 
 
 def playout(
@@ -111,6 +118,7 @@ def playout(
     eps: float = 0.1,
     quiet: int = -1,
     sense: CardSense = CASUAL,
+    loss_value: tuple[float, ...] | None = None,
 ) -> float:
     """Play ``core`` to the end (R14) with :func:`greedy_action`; its utility for
     ``team``.  ``quiet`` is a seat that stays silent about its molodka until
@@ -131,4 +139,4 @@ def playout(
             core = step(core, turn, action)
         else:
             core = step(core, found[0], found[1])
-    return utility(core, team)
+    return utility(core, team, loss_value)

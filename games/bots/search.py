@@ -39,6 +39,7 @@ from games.engine.rules import (
 )
 
 from .casual import casual_action
+from .equity import loss_values
 from .heuristics import CASUAL, KEEP, CardSense, SenseParams, beat_cost
 from .knowledge import Knowledge, read_view
 from .playout import greedy_action, playout, utility
@@ -60,7 +61,9 @@ class SearchConfig:
     ``halving``: after half the worlds only the best third of the candidates
     goes on; ``prior``: bonus per world for the casual choice; ``playouts``:
     the least number of playouts per decision (spread over more worlds when
-    there are few candidates).
+    there are few candidates); ``sense`` the playouts' card sense;
+    ``series_aware``: value game results by the series score
+    (:mod:`games.bots.equity`) when the view carries it.
     """
 
     worlds: int
@@ -76,6 +79,7 @@ class SearchConfig:
     playouts: int = 0
     confidence: float = 0.0
     sense: CardSense = CASUAL
+    series_aware: bool = False
 
 
 def _env_cap(name: str, default: float) -> float:
@@ -111,6 +115,7 @@ STRONG: Final = SearchConfig(
     oversample=3,
     endgame=3,
     node_budget=4_000,
+    series_aware=True,
     time_cap=_env_cap("KOZEL_STRONG_TIME_CAP_MS", 0.27),
 )
 
@@ -261,14 +266,17 @@ class _Exact:
     """Alpha-beta over the remaining tricks of one world (two teams: the
     searching team maximizes :func:`utility`, the other minimizes it)."""
 
-    def __init__(self, team: int, budget: int) -> None:
+    def __init__(
+        self, team: int, budget: int, loss_value: tuple[float, ...] | None = None
+    ) -> None:
         self.team = team
         self.budget = budget
+        self.loss_value = loss_value
         self.table: dict[Core, float] = {}
 
     def value(self, core: Core, alpha: float, beta: float) -> float:
         if core[7] is None:
-            return utility(core, self.team)
+            return utility(core, self.team, self.loss_value)
         key = core
         found = self.table.get(key)
         if found is not None:
@@ -336,6 +344,7 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
     # Worlds for the first phase plus the most the survivors (two at least) can use.
     needed = first_phase + -(-(budget - first_phase * len(cands)) // 2)
     worlds = sample_worlds(view, kn, slots, rng, cfg, needed)
+    loss_value = _loss_value(view, team) if cfg.series_aware else None
     # The first candidate is the casual choice (or the molodka off turn): a small
     # prior bonus keeps noise among near-equal actions from overturning it.
     sums = [0.0] * len(cands)
@@ -350,7 +359,7 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
             alive = sorted(alive, key=lambda i: (-sums[i], i))[:keep]
         world = worlds[n % len(worlds)]
         seed = rng.getrandbits(32)
-        values = _world_values(world, [cands[i] for i in alive], me, team, seed, cfg)
+        values = _world_values(world, [cands[i] for i in alive], me, team, seed, cfg, loss_value)
         for i, v in zip(alive, values, strict=True):
             sums[i] += v
             per_world[i].append(v)
@@ -372,12 +381,27 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
     return cands[best]
 
 
+def _loss_value(view: SeatView, team: int) -> tuple[float, ...] | None:
+    """What each game result is worth to ``team`` at the view's series score (R18)."""
+    if view.series is None:
+        return None
+    lp = view.series["loss_points"]
+    own, other = (lp["A"], lp["B"]) if team == 0 else (lp["B"], lp["A"])
+    return loss_values(own, other, view.series["target"])
+
+
 def _world_values(
-    world: Core, cands: list[Action | None], me: int, team: int, seed: int, cfg: SearchConfig
+    world: Core,
+    cands: list[Action | None],
+    me: int,
+    team: int,
+    seed: int,
+    cfg: SearchConfig,
+    loss_value: tuple[float, ...] | None,
 ) -> list[float]:
     step = fast.step
     if cfg.endgame and not world[1] and world[0][me].bit_count() <= cfg.endgame:
-        exact = _Exact(team, cfg.node_budget)
+        exact = _Exact(team, cfg.node_budget, loss_value)
         try:
             out = []
             for a in cands:
@@ -392,9 +416,12 @@ def _world_values(
     for a in cands:
         rng = random.Random(seed)
         if a is None:
-            out.append(playout(world, rng, team, cfg.eps, quiet=me, sense=cfg.sense))
+            out.append(
+                playout(world, rng, team, cfg.eps, quiet=me, sense=cfg.sense, loss_value=loss_value)
+            )
         else:
-            out.append(playout(step(world, me, a), rng, team, cfg.eps, sense=cfg.sense))
+            after = step(world, me, a)
+            out.append(playout(after, rng, team, cfg.eps, sense=cfg.sense, loss_value=loss_value))
     return out
 
 

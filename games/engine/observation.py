@@ -28,7 +28,7 @@ from .cards import Card, cards_of_mask, points_of_mask
 from .game import game_record, outcome
 from .state import Event, GameState
 
-__all__ = ["Policy", "SeatView", "observe", "public_view"]
+__all__ = ["Policy", "SeatView", "observe", "public_view", "series_score"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,10 @@ class SeatView:
     game_over: bool
     result: dict[str, Any] | None
     record: dict[str, Any] | None
+    #: The series score this game is played at (R18, R19: both teams' loss
+    #: points are public): ``{"loss_points": {"A": a, "B": b}, "target": t}``,
+    #: or ``None`` when the caller did not say.
+    series: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (R19): exactly what the viewer may know."""
@@ -90,7 +94,45 @@ class SeatView:
             "game_over": self.game_over,
             "result": self.result,
             "record": self.record,
+            "series": _copy_series(self.series),
         }
+
+
+def _copy_series(series: dict[str, Any] | None) -> dict[str, Any] | None:
+    if series is None:
+        return None
+    return {"loss_points": dict(series["loss_points"]), "target": series["target"]}
+
+
+def series_score(series: Any) -> dict[str, Any] | None:
+    """R18: a checked copy of a series score for :func:`observe`, from a
+    mapping ``{"loss_points": {"A": a, "B": b}, "target": t}`` or ``None``.
+
+    Raises ``ValueError`` unless the loss points are non-negative integers
+    and the target a positive integer.
+
+    >>> series_score({"loss_points": {"A": 4, "B": 0}, "target": 12})
+    {'loss_points': {'A': 4, 'B': 0}, 'target': 12}
+    """
+    if series is None:
+        return None
+
+    def count(v: Any, positive: bool) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or v < (1 if positive else 0):
+            raise ValueError(f"R18: bad series score value {v!r}")
+        return v
+
+    try:
+        lp = series["loss_points"]
+        out = {
+            "loss_points": {"A": count(lp["A"], False), "B": count(lp["B"], False)},
+            "target": count(series["target"], True),
+        }
+    except (KeyError, TypeError):
+        raise ValueError(
+            "R18: a series score is {'loss_points': {'A': a, 'B': b}, 'target': t}"
+        ) from None
+    return out
 
 
 #: A bot policy (R19: it sees only a :class:`SeatView`): the action to take,
@@ -149,7 +191,9 @@ def _event(event: Event, viewer: int | None) -> dict[str, Any]:
     return {"event": "draw", "counts": list(event[1])}
 
 
-def _view(state: GameState, seat: int | None) -> SeatView:
+def _view(
+    state: GameState, seat: int | None, series: dict[str, Any] | None = None
+) -> SeatView:
     core = state.core
     trump = core[2]
     over = core[7] is None
@@ -193,17 +237,19 @@ def _view(state: GameState, seat: int | None) -> SeatView:
         game_over=over,
         result=None if result is None else result.to_dict(),
         record=game_record(state) if over else None,
+        series=series,
     )
 
 
-def observe(state: GameState, seat: int) -> SeatView:
-    """R19: what ``seat`` is shown now.
+def observe(state: GameState, seat: int, series: Any = None) -> SeatView:
+    """R19: what ``seat`` is shown now; ``series`` the series score the game
+    is played at (see :func:`series_score`), which bots may weigh.
 
-    Raises ``ValueError`` for a seat outside 0-3.
+    Raises ``ValueError`` for a seat outside 0-3 or a bad series score.
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise ValueError(f"R1: seat must be 0-3, got {seat!r}")
-    return _view(state, seat)
+    return _view(state, seat, series_score(series))
 
 
 def public_view(state: GameState) -> SeatView:

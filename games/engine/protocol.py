@@ -294,7 +294,8 @@ class Session:
             raise ProtocolError(f"unknown policy {name!r} (known: {', '.join(sorted(registry))})")
         if "seed" in req:
             self.rng = random.Random(_int(req, "seed"))
-        view = observe(game, seat)  # R19: the bot sees only this
+        score = None if self.series is None else self.series.score
+        view = observe(game, seat, score)  # R19: the bot sees only this (and the score)
         action = policy(view, self.rng)
         if action is None:
             return {"action": None}

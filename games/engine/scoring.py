@@ -108,6 +108,12 @@ class Series:
         return (self.first_dealer + 1) % 4
 
     @property
+    def score(self) -> dict[str, Any]:
+        """The score a game of this series is played at, as
+        :func:`~games.engine.observe` takes it (R18, R19: public)."""
+        return {"loss_points": self.loss_points, "target": self.target}
+
+    @property
     def loss_points(self) -> dict[str, int]:
         """Loss points added up per team across the games (R18)."""
         total = {"A": 0, "B": 0}

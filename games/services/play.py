@@ -132,12 +132,22 @@ def bot_seats(series: Series) -> dict[int, str]:
 
 
 def choose_bot_action(state: engine.GameState, seat: int, level: str,
-                      rng: random.Random) -> engine.Action | None:
-    """The bot at ``seat`` decides, seeing only ``observe(state, seat)`` (R19)."""
+                      rng: random.Random,
+                      score: dict[str, Any] | None = None) -> engine.Action | None:
+    """The bot at ``seat`` decides, seeing only ``observe(state, seat, score)``
+    (R19: its own view and the public series score)."""
     from games.engine.policies import policy_registry, random_policy
 
     policy = policy_registry().get(level, random_policy)
-    return policy(engine.observe(state, seat), rng)
+    return policy(engine.observe(state, seat, score), rng)
+
+
+def series_score(series: Series) -> dict[str, Any]:
+    """The series score the current game is played at (R18), for the bots."""
+    return {
+        "loss_points": {"A": series.loss_points_a, "B": series.loss_points_b},
+        "target": series.target,
+    }
 
 
 def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
@@ -156,6 +166,7 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             return None
         state = engine.GameState.from_dict(game.state)
         bots = bot_seats(game.series)
+        score = series_score(game.series)
         rng = random.Random(f"{game.seed}:{game.version}")
         # Out-of-turn molodkas (R11) first: they restart the trick, so they must be
         # considered before the bot on turn plays into it.
@@ -163,11 +174,11 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             if seat != state.turn and any(
                 isinstance(a, engine.Molodka) for a in engine.legal_actions(state, seat)
             ):
-                choice = choose_bot_action(state, seat, bots[seat], rng)
+                choice = choose_bot_action(state, seat, bots[seat], rng, score)
                 if isinstance(choice, engine.Molodka):
                     return apply_locked(game, state, seat, choice, Move.Source.BOT)
         if state.turn is not None and state.turn in bots:
-            choice = choose_bot_action(state, state.turn, bots[state.turn], rng)
+            choice = choose_bot_action(state, state.turn, bots[state.turn], rng, score)
             if choice is None:
                 choice = engine.legal_actions(state, state.turn)[0]
             return apply_locked(game, state, state.turn, choice, Move.Source.BOT)

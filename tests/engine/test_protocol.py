@@ -152,6 +152,25 @@ def test_bot_and_policies(session: Session) -> None:
     refused(session.handle({"cmd": "bot", "seat": 9, "policy": "random"}))
 
 
+def test_r18_bot_sees_the_series_score_of_the_session(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import games.bots
+
+    seen = []
+
+    def recorder(view, rng):  # a policy that notes what it was shown
+        seen.append(view.series)
+        return view.legal[0] if view.legal else None
+
+    monkeypatch.setitem(games.bots.POLICIES, "recorder", recorder)
+    session.handle({"cmd": "setup", "position": POSITION})
+    assert session.handle({"cmd": "bot", "seat": 0, "policy": "recorder"})["ok"]
+    session.handle({"cmd": "series_new", "target": 14, "first_dealer": 0})
+    assert session.handle({"cmd": "bot", "seat": 0, "policy": "recorder"})["ok"]
+    assert seen == [None, {"loss_points": {"A": 0, "B": 0}, "target": 14}]
+
+
 def test_bot_policy_must_choose_a_legal_action(session: Session,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from games.engine import Lead

@@ -553,3 +553,27 @@ def test_r19_errors_do_not_leak_other_hands() -> None:
     with pytest.raises(IllegalActionError) as info:
         apply(state, 1, Beat(["AS"]))
     assert "AS" not in str(info.value) or "not in seat 1" in str(info.value)
+
+
+def test_r19_the_series_score_is_public_and_travels_with_the_view() -> None:
+    state = new_game(11, dealer=2)
+    score = new_series(target=12, first_dealer=2).score
+    views = [observe(state, seat, score) for seat in range(4)]
+    assert all(v.series == {"loss_points": {"A": 0, "B": 0}, "target": 12} for v in views)
+    assert views[0].to_dict()["series"] == views[3].to_dict()["series"]
+    assert observe(state, 0).series is None and public_view(state).series is None
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"loss_points": {"A": -2, "B": 0}, "target": 12},
+        {"loss_points": {"A": 0}, "target": 12},
+        {"loss_points": {"A": 0, "B": 0}, "target": 0},
+        {"loss_points": {"A": "2", "B": 0}, "target": 12},
+        "12:0",
+    ],
+)
+def test_r18_a_bad_series_score_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="R18"):
+        observe(new_game(11, dealer=2), 0, bad)

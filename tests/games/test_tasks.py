@@ -30,3 +30,28 @@ def test_bot_turn_task_plays_once_and_ignores_a_stale_version(cast):
     bot_turn_task(game.pk, version)
     bot_turn_task(game.pk, version)  # delivered twice
     assert Move.objects.filter(game=game, source="bot").count() == 1
+
+
+def test_r18_a_bot_turn_shows_the_bot_the_series_score(cast, monkeypatch):
+    import games.bots
+    from games.models import Series
+    from games.services import play
+    from tests.games.helpers import first_legal
+
+    casual = games.bots.POLICIES["casual"]
+    seen = []
+
+    def watching_casual(view, rng):  # the real casual bot, noting what it was shown
+        seen.append(view.series)
+        return casual(view, rng)
+
+    monkeypatch.setitem(games.bots.POLICIES, "casual", watching_casual)
+    series = start_with_bots(cast.alice, ("casual",) * 3, target=18)
+    Series.objects.filter(pk=series.pk).update(loss_points_a=4, loss_points_b=2)
+    game = current_game(series)
+    state = state_of(game)
+    version = 0
+    if state.turn == 0:
+        version = play.submit_action(game.pk, cast.alice, first_legal(state, 0).to_dict(), 0)
+    bot_turn_task(game.pk, version)
+    assert seen and seen[-1] == {"loss_points": {"A": 4, "B": 2}, "target": 18}
