@@ -79,6 +79,11 @@ class SenseParams:
     smear_points: float = 1.3
     #: Chance the partner still to play takes a trick we discard to.
     partner_behind: float = 0.25
+    #: Playouts only (full-information worlds): judge whether a set holds by
+    #: the opponents' actual hands in the world instead of by the odds.
+    seen_holds: bool = False
+    #: With ``seen_holds``: the chance a set that an opponent could beat holds.
+    beatable_hold: float = 0.15
 
 
 CASUAL_PARAMS: Final = SenseParams()
@@ -281,11 +286,26 @@ class CardSense:
                 sub = (sub - 1) & part
         return _memo(self._leads, key, tuple(out))
 
-    def lead(self, hand: int, trump: int, live: int) -> Action:
+    def _hold(
+        self, mask: int, live: int, trump: int, size: int, opponents: int,
+        opp_hands: tuple[int, ...] | None,
+    ) -> float:
+        """The chance the set holds: by the odds (:func:`hold_chance`), or, in a
+        playout world whose hands are known, by the opponents' hands."""
+        if opp_hands is None:
+            return hold_chance(mask, live, trump, size, opponents)
+        for h in opp_hands:
+            if h and beat_actions(h, mask, trump):
+                return self.params.beatable_hold
+        return 1.0
+
+    def lead(
+        self, hand: int, trump: int, live: int, opp_hands: tuple[int, ...] | None = None
+    ) -> Action:
         """R8 lead: a whole hand of one suit as a molodka; else the lead of best
         value against the two opponents.  Several cards of a suit are hard to
         beat one-to-one, so a low group often wins the others' discards; a
-        lone low card is the cheap probe."""
+        lone low card is the cheap probe.  ``opp_hands``: see :meth:`_hold`."""
         if hand in MOLODKA_HANDS:
             return action_from_mask(LEAD, hand)  # R11: a lead of 4 is a molodka
         size = hand.bit_count()
@@ -293,7 +313,7 @@ class CardSense:
         best_value = -1e9
         best_mask = 0
         for sub, pts, cost in self._lead_options(hand, trump):
-            p = hold_chance(sub, live, trump, size, 2)
+            p = self._hold(sub, live, trump, size, 2, opp_hands)
             value = (2.0 * p - 1.0) * pts - cost + p * bonus
             if value > best_value or (value == best_value and sub < best_mask):
                 best_value, best_mask = value, sub
@@ -309,6 +329,7 @@ class CardSense:
         table_points: int,
         trump: int,
         live: int,
+        opp_hands: tuple[int, ...] | None = None,
     ) -> Action:
         """R9 reply of best value.  Both a beat and a discard give up ``k``
         cards, so what decides is who takes the points; beating a winning
@@ -316,13 +337,15 @@ class CardSense:
         his set surely holds).
 
         ``played`` is how many seats played before us; ``live`` the cards the
-        seats after us might hold; ``table_points`` the points we can see.
+        seats after us might hold; ``table_points`` the points we can see;
+        ``opp_hands`` the hands of the opponents still to play, when known
+        (:meth:`_hold`).
         """
         params = self.params
         opps = _opponents_after(played)
         size = hand.bit_count()
         if top_is_partner:
-            if hold_chance(top, live, trump, size, opps) > params.smear_hold:
+            if self._hold(top, live, trump, size, opps, opp_hands) > params.smear_hold:
                 return self.discard(hand, k, trump, True)
             return self.discard(hand, k, trump)
         rest = (3 - played) * k * params.others_per_card
@@ -334,7 +357,7 @@ class CardSense:
         bonus = params.lead_bonus
         for a in beat_actions(hand, top, trump):
             m = a.mask
-            p = hold_chance(m, live, trump, size, opps)
+            p = self._hold(m, live, trump, size, opps, opp_hands)
             value = (2.0 * p - 1.0) * (table_points + mask_points(m) + rest) - self.cost(m, trump)
             value += p * bonus
             if value > best_value:

@@ -62,21 +62,30 @@ def greedy_action(
 
 
 def _card_sense(core: Core, turn: int, sense: CardSense) -> Action:
-    hand = core[0][turn]
+    hands = core[0]
+    hand = hands[turn]
     trump = core[2]
     piles = core[13]
     # Cards the others may still play (their hands and the stock): every card
     # not in this hand, a trick pile or on the table (R10, 36 in all).
     used = hand | piles[0] | piles[1]
     k = core[8]
+    played = core[17]
+    opp_hands = None
+    if sense.params.seen_holds:
+        # The opponents still to play this trick: the next seat, and the one
+        # after the partner if he has not played yet (R1).
+        opp_hands = tuple(hands[(turn + d) & 3] for d in (1, 3) if d <= 3 - played)
     if k == 0:
-        return sense.lead(hand, trump, FULL ^ used)
+        return sense.lead(hand, trump, FULL ^ used, opp_hands)
     pts = 0
     for a in core[11]:
         if a is not None:
             used |= a.mask
             pts += mask_points(a.mask)
-    return sense.reply(hand, k, core[9], (core[10] ^ turn) == 2, core[17], pts, trump, FULL ^ used)
+    return sense.reply(
+        hand, k, core[9], (core[10] ^ turn) == 2, played, pts, trump, FULL ^ used, opp_hands
+    )
 
 
 def _loss_margin(pa: int, a_took: bool, b_took: bool) -> int:

@@ -97,6 +97,9 @@ def _env_cap(name: str, default: float) -> float:
 PLAYOUT: Final = CardSense(
     SenseParams(trump_base=20.0, trump_points=1.0, partner_behind=0.15)
 )
+#: The strong level's playouts also judge each set by the opponents' hands in
+#: the world (it plays the world out as the sampled cards lie).
+SEEN_PLAYOUT: Final = CardSense(replace(PLAYOUT.params, seen_holds=True))
 
 #: Club: 48 worlds, deterministic greedy playouts with the tuned sense, successive
 #: halving; 90 ms cap.
@@ -104,12 +107,12 @@ CLUB: Final = SearchConfig(
     worlds=48, eps=0.0, halving=True, sense=PLAYOUT,
     time_cap=_env_cap("KOZEL_BOT_TIME_CAP_MS", 0.09),
 )
-#: Strong: three times the worlds, weighted by the opponents' tells, exact endgame;
-#: 270 ms cap.
+#: Strong: three times the worlds, weighted by the opponents' tells, playouts that
+#: read the world's hands, exact endgame, series-aware results; 270 ms cap.
 STRONG: Final = SearchConfig(
     worlds=144,
     eps=0.0,
-    sense=PLAYOUT,
+    sense=SEEN_PLAYOUT,
     halving=True,
     weighted=True,
     oversample=3,
@@ -434,4 +437,4 @@ def search_policy(cfg: SearchConfig) -> object:
     return policy
 
 
-_ = (greedy_action, replace)
+_ = greedy_action

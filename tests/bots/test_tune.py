@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.bots.heuristics import (
@@ -9,11 +11,12 @@ from games.bots.heuristics import (
     CASUAL_PARAMS,
     CardSense,
     SenseParams,
+    hold_chance,
     keep_value,
     mask_points,
 )
 from games.bots.playout import utility
-from games.bots.search import CLUB, PLAYOUT, STRONG
+from games.bots.search import CLUB, PLAYOUT, SEEN_PLAYOUT, STRONG
 from games.bots.tune import compare, play_game, search
 from games.engine import fast
 from games.engine.scoring import score
@@ -38,7 +41,26 @@ def test_the_playout_tuning_beats_the_casual_tuning() -> None:
 
 
 def test_searching_levels_play_out_with_the_playout_tuning() -> None:
-    assert CLUB.sense is PLAYOUT and STRONG.sense is PLAYOUT
+    assert CLUB.sense is PLAYOUT
+    assert STRONG.sense is SEEN_PLAYOUT
+    assert replace(SEEN_PLAYOUT.params, seen_holds=False) == PLAYOUT.params
+
+
+def test_r9_seen_holds_judge_a_set_by_the_opponents_hands() -> None:
+    # Clubs trump (index 0-8); the lead is the ace of hearts (index 26).
+    ace_h, ten_h, six_c = 1 << 26, 1 << 25, 1 << 0
+    sense = SEEN_PLAYOUT
+    # R7: a trump beats it; a lower heart does not.
+    assert sense._hold(ace_h, 0, 0, 4, 2, (ten_h, six_c)) == sense.params.beatable_hold
+    assert sense._hold(ace_h, 0, 0, 4, 2, (ten_h, 1 << 30)) == 1.0
+    # Without known hands the odds decide (casual): the same answer as hold_chance.
+    live = six_c | ten_h
+    assert sense._hold(ace_h, live, 0, 4, 2, None) == hold_chance(ace_h, live, 0, 4, 2)
+
+
+def test_seen_hold_playouts_reach_the_end() -> None:
+    seen = (SEEN_PLAYOUT, SEEN_PLAYOUT)
+    assert play_game(4, seen) in {-6, -4, -2, 0, 2, 4, 6}
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
