@@ -26,8 +26,8 @@ from dataclasses import fields, replace
 
 from games.engine import fast
 
-from .heuristics import CASUAL_PARAMS, CardSense, SenseParams
-from .playout import _LOSS_MARGIN, FULL, _molodka, mask_points
+from .heuristics import CASUAL_PARAMS, CardSense, SenseParams, mask_points
+from .playout import _LOSS_MARGIN, FULL, _molodka
 
 __all__ = ["compare", "main", "play_game"]
 
@@ -62,8 +62,9 @@ def play_game(seed: int, senses: tuple[CardSense, CardSense]) -> int:
             )
         core = step(core, turn, action)
     pa = mask_points(core[13][0])
-    tricks = core[14]
-    return _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0]
+    tricks: tuple[int, int] = core[14]
+    margin: int = _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0]
+    return margin
 
 
 def compare(x: SenseParams, y: SenseParams, deals: int, seed: int = 1) -> tuple[float, float]:
