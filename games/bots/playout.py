@@ -21,7 +21,7 @@ from games.engine.scoring import score
 
 from .heuristics import CASUAL, CardSense, mask_points
 
-__all__ = ["greedy_action", "playout", "utility"]
+__all__ = ["greedy_action", "playout", "sense_action", "utility"]
 
 FULL: Final = (1 << 36) - 1
 #: Utility weights: loss points (R16) are what a series counts; the card-point
@@ -58,10 +58,12 @@ def greedy_action(
     if eps and rng.random() < eps:
         options = [a for a in fast.legal(core) if a.code != 3]
         return turn, options[int(rng.random() * len(options))]
-    return turn, _card_sense(core, turn, sense)
+    return turn, sense_action(core, turn, sense)
 
 
-def _card_sense(core: Core, turn: int, sense: CardSense) -> Action:
+def sense_action(core: Core, turn: int, sense: CardSense) -> Action:
+    """The normal action (R8/R9) of seat ``turn`` on a full-information world
+    by the card sense ``sense``."""
     hands = core[0]
     hand = hands[turn]
     trump = core[2]
@@ -144,7 +146,7 @@ def playout(
                 options = [a for a in fast.legal(core) if a.code != 3]
                 action = options[int(rng.random() * len(options))]
             else:
-                action = _card_sense(core, turn, sense)
+                action = sense_action(core, turn, sense)
             core = step(core, turn, action)
         else:
             core = step(core, found[0], found[1])

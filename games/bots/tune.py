@@ -27,7 +27,7 @@ from dataclasses import fields, replace
 from games.engine import fast
 
 from .heuristics import CASUAL_PARAMS, CardSense, SenseParams, mask_points
-from .playout import _LOSS_MARGIN, FULL, _molodka
+from .playout import _LOSS_MARGIN, _molodka, sense_action
 
 __all__ = ["compare", "main", "play_game"]
 
@@ -44,22 +44,7 @@ def play_game(seed: int, senses: tuple[CardSense, CardSense]) -> int:
             core = step(core, found[0], found[1])
             continue
         turn = core[7]
-        sense = senses[turn & 1]
-        hand = core[0][turn]
-        trump = core[2]
-        piles = core[13]
-        used = hand | piles[0] | piles[1]
-        if core[8] == 0:
-            action = sense.lead(hand, trump, FULL ^ used)
-        else:
-            pts = 0
-            for a in core[11]:
-                if a is not None:
-                    used |= a.mask
-                    pts += mask_points(a.mask)
-            action = sense.reply(
-                hand, core[8], core[9], (core[10] ^ turn) == 2, core[17], pts, trump, FULL ^ used
-            )
+        action = sense_action(core, turn, senses[turn & 1])
         core = step(core, turn, action)
     pa = mask_points(core[13][0])
     tricks: tuple[int, int] = core[14]
