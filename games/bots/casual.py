@@ -14,7 +14,7 @@ import random
 
 from games.engine import Action, SeatView
 
-from .heuristics import choose_lead, choose_reply, mask_points
+from .heuristics import CASUAL, mask_points
 from .knowledge import Knowledge, read_view
 
 __all__ = ["casual_policy", "casual_action"]
@@ -24,13 +24,13 @@ def casual_action(view: SeatView, kn: Knowledge) -> Action:
     """The casual choice for the seat on turn (its normal action, R8/R9)."""
     trump = kn.trump
     if view.k == 0:
-        action = choose_lead(kn.hand, trump, kn.live, view.stock_size)
+        action = CASUAL.lead(kn.hand, trump, kn.live)
     else:
         top_seat = view.top_seat
         assert top_seat is not None
         points = sum(mask_points(m) for m in kn.table_up)
         played = sum(1 for e in view.table if e is not None)
-        action = choose_reply(
+        action = CASUAL.reply(
             kn.hand, view.k, kn.table_up[top_seat], top_seat == kn.seat ^ 2, played,
             points, trump, kn.live,
         )

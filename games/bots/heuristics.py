@@ -14,9 +14,9 @@ import math
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
-from games.engine.actions import BEAT, DISCARD, LEAD, Action, action_from_mask
+from games.engine.actions import DISCARD, LEAD, Action, action_from_mask
 from games.engine.cards import POINTS
-from games.engine.rules import BEATEN_BY, MOLODKA_HANDS, beat_actions, discard_actions
+from games.engine.rules import BEATEN_BY, MOLODKA_HANDS, beat_actions
 
 __all__ = [
     "CASUAL",
@@ -27,14 +27,9 @@ __all__ = [
     "SUIT_MASKS",
     "beat_cost",
     "bits",
-    "cheapest_beat",
-    "choose_lead",
-    "choose_reply",
     "hold_chance",
-    "discard_low",
     "keep_value",
     "mask_points",
-    "smear",
     "unbeatable",
 ]
 
@@ -376,48 +371,3 @@ def beat_cost(mask: int, trump: int) -> float:
     return CASUAL.cost(mask, trump)
 
 
-def cheapest_beat(hand: int, top: int, trump: int) -> Action | None:
-    """The beat (R9) that spends the least keep value, or ``None`` if none exists."""
-    options = beat_actions(hand, top, trump)
-    if not options:
-        return None
-    if len(options) == 1:
-        return options[0]
-    return min(options, key=lambda a: (beat_cost(a.mask, trump), a.mask))
-
-
-def discard_low(hand: int, k: int, trump: int) -> Action:
-    """R9 discard of the ``k`` cards least worth keeping and worth fewest points."""
-    return CASUAL.discard(hand, k, trump)
-
-
-def smear(hand: int, k: int, trump: int) -> Action:
-    """R9 discard into a trick the partner takes for sure: points first, trumps last."""
-    return CASUAL.discard(hand, k, trump, True)
-
-
-def choose_lead(hand: int, trump: int, live: int, stock_size: int = 0) -> Action:
-    """The casual lead (:meth:`CardSense.lead`)."""
-    return CASUAL.lead(hand, trump, live)
-
-
-def choose_reply(
-    hand: int,
-    k: int,
-    top: int,
-    top_is_partner: bool,
-    played: int,
-    table_points: int,
-    trump: int,
-    live: int,
-) -> Action:
-    """The casual reply (:meth:`CardSense.reply`)."""
-    return CASUAL.reply(hand, k, top, top_is_partner, played, table_points, trump, live)
-
-
-def reply_options(hand: int, k: int, top: int, trump: int) -> tuple[Action, ...]:
-    """Every R9 reply (beats then discards), for callers that want them all."""
-    return beat_actions(hand, top, trump) + discard_actions(hand, k)
-
-
-_ = BEAT
