@@ -42,7 +42,7 @@ from .casual import casual_action
 from .equity import loss_values
 from .heuristics import CASUAL, KEEP, CardSense, SenseParams, beat_cost
 from .knowledge import Knowledge, read_view
-from .playout import greedy_action, playout, utility
+from .playout import playout, utility
 from .sampling import SampleError, Slots, slots_of, world_core
 
 __all__ = ["CLUB", "STRONG", "SearchConfig", "decide", "search_policy"]
@@ -436,5 +436,3 @@ def search_policy(cfg: SearchConfig) -> object:
 
     return policy
 
-
-_ = greedy_action
