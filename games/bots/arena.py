@@ -9,8 +9,8 @@ leaders follow R4/R15 and may differ once the series diverge).
 Prints A's series and game win rates with 95% Wilson intervals, the mean
 loss points per game of each side, and per-decision time p50/p95 per side.
 Bots see only ``observe(state, seat, series score)`` (R19), exactly as the
-service calls them: out-of-turn molodka holders are asked first (R11), then the seat on
-turn.
+service calls them: out-of-turn molodka holders are asked first (R11), then
+the seat on turn.
 """
 
 from __future__ import annotations

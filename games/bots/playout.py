@@ -49,7 +49,7 @@ def greedy_action(
     core: Core, rng: random.Random, eps: float = 0.1, sense: CardSense = CASUAL
 ) -> tuple[int, Action]:
     """The playout policy's ``(seat, action)``: a molodka if one is held, else
-    the casual card sense of :mod:`games.bots.heuristics` on full information,
+    the card sense ``sense`` (:mod:`games.bots.heuristics`) on full information,
     else (with probability ``eps``) a uniformly random legal action."""
     found = _molodka(core, -1)
     if found is not None:

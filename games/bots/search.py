@@ -59,8 +59,7 @@ class SearchConfig:
     the stock is empty (0: never); ``node_budget`` its per-world node cap;
     ``time_cap`` seconds per decision (safety net, see the module docstring);
     ``halving``: after half the worlds only the best third of the candidates
-    goes on; ``prior``: bonus per world for the casual choice; ``playouts``:
-    the least number of playouts per decision (spread over more worlds when
+    goes on; ``playouts``: the least number of playouts per decision (spread over more worlds when
     there are few candidates); ``sense`` the playouts' card sense;
     ``series_aware``: value game results by the series score
     (:mod:`games.bots.equity`) when the view carries it.
@@ -75,9 +74,7 @@ class SearchConfig:
     node_budget: int = 20_000
     time_cap: float = 0.1
     halving: bool = False
-    prior: float = 0.0
     playouts: int = 0
-    confidence: float = 0.0
     sense: CardSense = CASUAL
     series_aware: bool = False
 
@@ -348,10 +345,8 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
     needed = first_phase + -(-(budget - first_phase * len(cands)) // 2)
     worlds = sample_worlds(view, kn, slots, rng, cfg, needed)
     loss_value = _loss_value(view, team) if cfg.series_aware else None
-    # The first candidate is the casual choice (or the molodka off turn): a small
-    # prior bonus keeps noise among near-equal actions from overturning it.
+    # Ties go to the earlier candidate: the casual choice (or the molodka off turn).
     sums = [0.0] * len(cands)
-    per_world: list[list[float]] = [[] for _ in cands]
     alive = list(range(len(cands)))
     spent = 0
     n = 0
@@ -365,22 +360,11 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
         values = _world_values(world, [cands[i] for i in alive], me, team, seed, cfg, loss_value)
         for i, v in zip(alive, values, strict=True):
             sums[i] += v
-            per_world[i].append(v)
         spent += len(alive)
         n += 1
         if time.thread_time() - start > cfg.time_cap:
             break
-    sums[0] += cfg.prior * n
     best = max(alive, key=lambda i: (sums[i], -i))
-    if cfg.confidence and best != 0 and 0 in alive:
-        # Overrule the casual choice only when the paired per-world gain is clear:
-        # argmax over noisy means mostly picks noise among near-equal actions.
-        diffs = [b - a for a, b in zip(per_world[0], per_world[best], strict=True)]
-        m = len(diffs)
-        mean = sum(diffs) / m
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
-        if mean <= cfg.confidence * (var / m) ** 0.5:
-            best = 0
     return cands[best]
 
 

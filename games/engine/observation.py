@@ -94,14 +94,8 @@ class SeatView:
             "game_over": self.game_over,
             "result": self.result,
             "record": self.record,
-            "series": _copy_series(self.series),
+            "series": series_score(self.series),  # a fresh copy
         }
-
-
-def _copy_series(series: dict[str, Any] | None) -> dict[str, Any] | None:
-    if series is None:
-        return None
-    return {"loss_points": dict(series["loss_points"]), "target": series["target"]}
 
 
 def series_score(series: Any) -> dict[str, Any] | None:

@@ -142,7 +142,7 @@ def choose_bot_action(state: engine.GameState, seat: int, level: str,
     return policy(engine.observe(state, seat, score), rng)
 
 
-def series_score(series: Series) -> dict[str, Any]:
+def public_score(series: Series) -> dict[str, Any]:
     """The series score the current game is played at (R18), for the bots."""
     return {
         "loss_points": {"A": series.loss_points_a, "B": series.loss_points_b},
@@ -166,7 +166,7 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             return None
         state = engine.GameState.from_dict(game.state)
         bots = bot_seats(game.series)
-        score = series_score(game.series)
+        score = public_score(game.series)
         rng = random.Random(f"{game.seed}:{game.version}")
         # Out-of-turn molodkas (R11) first: they restart the trick, so they must be
         # considered before the bot on turn plays into it.
