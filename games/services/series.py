@@ -8,6 +8,7 @@ games the last trick's taker leads and the dealer is the seat before him (R4, R1
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -20,9 +21,24 @@ from games.services.errors import PermissionDeniedError, TableStateError
 from games.services.tables import lock_table
 
 
+def _secret_seed() -> int:
+    return secrets.randbits(63)
+
+
+def _secret_first_dealer() -> int:
+    return secrets.randbelow(4)
+
+
+# All chance in a series goes through these two module-level sources, so that tests can
+# replace them with a fixed sequence (tests/conftest.py ``deal_seeds``) and replay the same
+# deals on every run. Production never reassigns them: every draw stays independent (R5).
+seed_source: Callable[[], int] = _secret_seed
+first_dealer_source: Callable[[], int] = _secret_first_dealer
+
+
 def draw_seed() -> int:
     """A fresh 63-bit seed from the OS's cryptographic source (fits a signed BIGINT)."""
-    return secrets.randbits(63)
+    return seed_source()
 
 
 def team_of(first: Seat, second: Seat) -> Team | None:
@@ -77,7 +93,7 @@ def start_series_locked(table: Table) -> Series:
     if len(seats) != 4 or any(s.is_empty for s in seats):
         raise TableStateError("All four seats must be filled to start.")
     number = (table.series.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    first_dealer = secrets.randbelow(4)  # R4: the first dealer is chosen at random
+    first_dealer = first_dealer_source()  # R4: the first dealer is chosen at random
     state = engine.new_series(target=table.series_target, first_dealer=first_dealer)
     series = Series.objects.create(
         table=table, number=number, seats=seats_snapshot(seats), target=table.series_target,
