@@ -117,7 +117,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             content = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # A small frame nested a few thousand levels deep ("[" * 3000) makes the
+            # decoder raise RecursionError, not ValueError (STACK-NOTES 14).
             await self.send_error("bad_frame", "That frame is not valid JSON.")
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
