@@ -30,7 +30,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def decode_json(self, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting recurses (STACK-NOTES 14)
             return None
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -33,7 +33,8 @@ async def test_ping_round_trip_through_redis():
 async def test_bad_frames_get_an_error_and_the_socket_stays_open():
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=ORIGIN)
     assert (await communicator.connect())[0]
-    for frame in ["not json", '{"type": "nope"}', "[1, 2]", "x" * 5000]:
+    for frame in ["not json", '{"type": "nope"}', "[1, 2]", "x" * 5000, "[" * 1024,
+                  '{"": [' * 200]:
         await communicator.send_to(text_data=frame)
         reply = await communicator.receive_json_from(timeout=5)
         assert reply["type"] == "error" and reply["code"] == "bad_frame"
