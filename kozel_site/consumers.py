@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 MAX_FRAME_BYTES = 1024
+CLOSE_NOT_FOUND = 4404
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -52,3 +53,15 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def ping_reply(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "nonce": event.get("nonce"),
                               "user": event.get("user")})
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """The last WebSocket route: refuse the handshake for any path nobody serves.
+
+    Without it Channels' URLRouter raises ValueError ("No route found"), which daphne
+    logs as a 500 with a traceback (STACK-NOTES 15). Closing before ``accept()`` makes
+    daphne answer the handshake with HTTP 403 (STACK-NOTES 16).
+    """
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)

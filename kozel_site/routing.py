@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, re_path
 
 from games.routing import websocket_urlpatterns as games_patterns
-from kozel_site.consumers import PingConsumer
+from kozel_site.consumers import PingConsumer, UnknownPathConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     *games_patterns,
+    # Last: any other path is refused at the handshake instead of raising in the router.
+    re_path(r"", UnknownPathConsumer.as_asgi()),
 ]
