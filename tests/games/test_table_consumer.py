@@ -129,6 +129,26 @@ async def test_bad_frames_get_an_error_and_change_nothing(cast, frame, code):
     await alice.close()
 
 
+@pytest.mark.parametrize("frame", [
+    "[" * 3000,
+    '{"": [' * 600,
+    "[" * 4000,
+    '{"type": "ping", "nonce": ' + "[" * 2000 + "]" * 2000 + "}",
+], ids=["3000-brackets", "1200-braces-and-brackets", "4000-brackets", "deep-field"])
+async def test_deeply_nested_frame_is_a_bad_frame_and_the_socket_stays_open(cast, frame):
+    """Under the 4 KiB limit but deep enough for json.loads to raise RecursionError."""
+    assert len(frame.encode()) <= 4096  # the size check must not be what refuses it
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    await alice.receive_type("snapshot")
+    await alice.communicator.send_to(text_data=frame)
+    error = await alice.receive_type("error")
+    assert error["code"] == "bad_frame" and error["message"]
+    await alice.send({"type": "ping", "nonce": 2})
+    assert (await alice.receive_type("pong"))["nonce"] == 2  # still open
+    await alice.close()
+
+
 async def test_binary_frame_is_refused(cast):
     table, series, game = await seated_series(cast)
     alice = await connect(table.pk, cast.alice)
