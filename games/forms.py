@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from django import forms
+from django.urls import reverse
+from django.utils.html import format_html
 
 from games.models import BotLevel, Table
 
 
 class CreateTableForm(forms.Form):
-    """Create a table: ranked is shown but disabled until ranked play lands (issue 7)."""
+    """Create a casual table. Ranked tables are made only by the ranked queue (issue 7),
+    so the kind is shown disabled, with a link to the Ranked page."""
 
     name = forms.CharField(max_length=60, initial="Kozel table")
-    kind = forms.ChoiceField(choices=Table.Kind.choices, initial=Table.Kind.CASUAL,
-                             help_text="Ranked play is coming soon.")
+    kind = forms.ChoiceField(choices=Table.Kind.choices, initial=Table.Kind.CASUAL)
     visibility = forms.ChoiceField(choices=Table.Visibility.choices,
                                    initial=Table.Visibility.PUBLIC, widget=forms.RadioSelect)
     turn_seconds = forms.TypedChoiceField(
@@ -28,9 +30,13 @@ class CreateTableForm(forms.Form):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["kind"].widget.attrs["disabled"] = "disabled"
         self.fields["kind"].required = False
+        # Set here, not on the field: URLs cannot be reversed while the form class loads.
+        self.fields["kind"].help_text = format_html(
+            'Ranked tables are matched by the queue: <a href="{}">play ranked</a>.',
+            reverse("queue:ranked"))
 
     def clean_kind(self) -> str:
-        # The field is disabled in the page; only casual tables can be created for now.
+        # The field is disabled in the page; ranked tables come from the queue only.
         return Table.Kind.CASUAL
 
 

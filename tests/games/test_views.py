@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.urls import reverse
 
 from games.models import Game, Seat, Series, Table
 from games.services import series as series_service
@@ -49,6 +50,13 @@ def test_create_table_form_errors_change_nothing(client, cast):
     assert response.status_code == 200
     assert b"field-error" in response.content
     assert Table.objects.count() == 0
+
+
+def test_create_table_form_links_ranked_play_instead_of_coming_soon(client, cast):
+    client.force_login(cast.alice)
+    html = client.get("/tables/new/").content.decode()
+    assert f'<a href="{reverse("queue:ranked")}">play ranked</a>' in html
+    assert "coming soon" not in html.lower()
 
 
 def test_create_table_needs_sign_in(client):
