@@ -3,8 +3,8 @@
 This module is the one implementation of the state machine of a game
 (R8–R14).  The public API (:mod:`games.engine.game`) wraps it in
 :class:`~games.engine.state.GameState` (history, legality messages, JSON),
-and bots and the benchmark may call it directly for playouts.  A Hypothesis
-test checks that it agrees with the public API action for action.
+and bots and the benchmark may call it directly for playouts.  tests/engine/test_oracle.py
+checks both against a plain, independent reading of the rules.
 
 A core is a tuple, unpacked by position for speed::
 

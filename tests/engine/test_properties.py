@@ -229,31 +229,6 @@ def test_random_play_with_molodkas(rs: int) -> None:
     check_finished(state, dealt=True)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**63), dealer=st.integers(0, 3), rs=st.integers(0, 2**32))
-def test_fast_path_matches_public_api(seed: int, dealer: int, rs: int) -> None:
-    """The fast path (bench, bots) is the public API minus bookkeeping."""
-    rng = random.Random(rs)
-    state = new_game(seed, dealer)
-    core = fast.deal(seed, dealer)
-    assert core == state.core
-    while core[fast.TURN] is not None:
-        options = fast.legal(core)
-        pairs = fast.legal_pairs(core)
-        assert [a for _, a in pairs] == list(options)
-        assert set(pairs) == {(s, a) for s in range(4) for a in legal_actions(state, s)}
-        for seat in range(4):
-            assert fast.legal_for(core, seat) == legal_actions(state, seat)
-        assert fast.molodka_seats(core) == [s for s, a in pairs if a.kind == "molodka"]
-        action = options[rng.randrange(len(options))]
-        seat = fast.actor(core, action)
-        core = fast.step(core, seat, action)
-        state = apply(state, seat, action)
-        assert core == state.core
-    end = fast.random_playout(fast.deal(seed, dealer), random.Random(seed))
-    assert end[fast.TURN] is None and sum(end[fast.TRICKS]) == end[fast.TRICKS_COMPLETED]
-
-
 @SETTINGS
 @given(games=st.lists(st.tuples(st.integers(0, 120), st.integers(0, 6), st.integers(0, 6),
                                 st.integers(0, 3)), max_size=12),
