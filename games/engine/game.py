@@ -8,6 +8,7 @@
 >>> t = apply(s, 2, a)
 >>> t.turn, t.k == len(a.cards), s.k   # apply never mutates its input
 (3, True, 0)
+>>> from games.engine import Lead
 >>> apply(t, 0, Lead(["6C"]))
 Traceback (most recent call last):
 ...
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import fast
-from .actions import BEAT, LEAD, MOLODKA, Action, Lead
+from .actions import BEAT, LEAD, MOLODKA, Action
 from .cards import Card, cards_of_mask, points_of_mask
 from .errors import EngineError, IllegalActionError
 from .fast import ALGORITHM_VERSION, Core
@@ -312,6 +313,3 @@ def replay(
     for seat, action in actions:
         state = apply(state, seat, action)
     return state
-
-
-_ = Lead  # re-exported for the doctest above

@@ -20,7 +20,6 @@ from games.engine import (
     legal_actions,
     new_game,
     observe,
-    seats_to_act,
 )
 from games.engine.policies import policy_registry
 
@@ -207,6 +206,3 @@ def test_time_cap_mechanism_with_a_tiny_budget() -> None:
 
 def _view_of(state: object, seat: int) -> SeatView:
     return observe(state, seat)  # type: ignore[arg-type]
-
-
-_ = seats_to_act
