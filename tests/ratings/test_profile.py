@@ -66,3 +66,17 @@ def test_a_player_who_never_played_shows_the_starting_rating(client, db):
     html = client.get("/@/n0").content.decode()
     assert 'data-rating="1000"' in html and "provisional" in html
     assert "rating-chart" not in html.split("</style>")[1]
+
+
+def test_rating_is_a_plain_number_and_mu_sigma_only_inside_details(client, played):
+    (a, *_), _ = played
+    rating = selectors.rating_of(a)
+    html = client.get("/@/f0").content.decode().split("</style>")[1]
+    value = html.split('id="profile-rating">')[1].split("<")[0]
+    assert value == str(rating.display)
+    details = html.split('<details class="rating-details"')[1].split("</details>")[0]
+    assert f"<span data-mu>{rating.mu:.1f}</span>" in details
+    assert f"<span data-sigma>{rating.sigma:.1f}</span>" in details
+    outside = html.replace(details, "")
+    for symbol in ("μ", "σ", "&mu;", "&sigma;", f"{rating.mu:.1f}", f"{rating.sigma:.1f}"):
+        assert symbol not in outside, symbol
