@@ -14,26 +14,37 @@ load on a shared machine does not distort the figures).  First it warms up as
 a long-running bot process would (:func:`warm_up`: per-hand memo tables,
 ``--warmup`` seconds of random games, ``gc.freeze()``).  ``--public`` also
 measures the checked public API (:func:`games.engine.apply` with legality
-messages and history).
+messages and history).  ``--cache`` measures what the server does with a
+stored state on every move, late in a game (three quarters of its actions
+played), in microseconds per call: ``cache_restore_us`` (JSON text to
+:class:`GameState` through :meth:`GameState.from_dict`, the deal memo cold),
+``cache_restore_warm_us`` (the same, deal memo warm), ``replay_us`` (JSON text
+replayed from the seed and the actions, :meth:`GameState.replay`, as the
+first stored format was read) and ``cache_store_us`` (``to_dict`` plus JSON
+text).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import fast
 from .actions import Action
 from .game import apply, legal_actions, new_game, seats_to_act
 from .rules import warm_caches
+from .state import GameState, _dealt_start
 
 __all__ = [
     "bench_apply",
+    "bench_cache",
     "bench_legal",
     "bench_random_games",
+    "late_states",
     "main",
     "sample_states",
     "warm_up",
@@ -142,12 +153,70 @@ def bench_public_games(seconds: float = 1.0) -> float:
     return games / (time.process_time() - start)
 
 
+def late_states(n: int, seed: int = 3) -> list[GameState]:
+    """``n`` states of random games, each with three quarters of its game's actions."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for game_seed in range(seed * 1_000_003, seed * 1_000_003 + n):
+        states = [new_game(game_seed, game_seed & 3)]
+        while not states[-1].game_over:
+            state = states[-1]
+            options = [(s, a) for s in seats_to_act(state) for a in legal_actions(state, s)]
+            states.append(apply(state, *options[rng.randrange(len(options))]))
+        out.append(states[(len(states) - 1) * 3 // 4])
+    return out
+
+
+def _per_call_us(run: Callable[[], object], calls: int, seconds: float) -> float:
+    rounds = 0
+    start = time.process_time()
+    while True:
+        run()
+        rounds += 1
+        now = time.process_time()
+        if now - start >= seconds:
+            return (now - start) / (rounds * calls) * 1e6
+
+
+def bench_cache(states: Sequence[GameState], seconds: float = 1.0) -> dict[str, float]:
+    """Microseconds per stored state: restore the cache, replay, store (see above)."""
+    texts = [json.dumps(s.to_dict()) for s in states]
+    loads, from_dict, replay = json.loads, GameState.from_dict, GameState.replay
+
+    def restore_cold() -> None:
+        for text in texts:
+            _dealt_start.cache_clear()
+            from_dict(loads(text))
+
+    def restore_warm() -> None:
+        for text in texts:
+            from_dict(loads(text))
+
+    def replay_all() -> None:
+        for text in texts:
+            replay(loads(text))
+
+    def store() -> None:
+        for state in states:
+            json.dumps(state.to_dict())
+
+    n = len(states)
+    return {
+        "cache_restore_us": _per_call_us(restore_cold, n, seconds),
+        "cache_restore_warm_us": _per_call_us(restore_warm, n, seconds),
+        "replay_us": _per_call_us(replay_all, n, seconds),
+        "cache_store_us": _per_call_us(store, n, seconds),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of ``python -m games.engine.bench``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per figure")
     parser.add_argument("--warmup", type=float, default=1.0, help="untimed warm-up seconds")
     parser.add_argument("--public", action="store_true", help="also time the public API")
+    parser.add_argument("--cache", action="store_true",
+                        help="also time restoring a stored state vs replaying it")
     args = parser.parse_args(argv)
     warm_up(args.warmup)
     print(f"random_games_per_s: {bench_random_games(args.seconds):.0f}", flush=True)
@@ -156,6 +225,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"apply_per_s: {bench_apply(states, args.seconds / 2):.0f}", flush=True)
     if args.public:
         print(f"public_api_random_games_per_s: {bench_public_games(args.seconds):.0f}", flush=True)
+    if args.cache:
+        late = late_states(200)
+        actions = sum(len(s.actions) for s in late) / len(late)
+        print(f"cache_state_actions: {actions:.1f}", flush=True)
+        for name, value in bench_cache(late, args.seconds / 4).items():
+            print(f"{name}: {value:.1f}", flush=True)
 
 
 if __name__ == "__main__":

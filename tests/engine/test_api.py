@@ -31,7 +31,7 @@ from games.engine import (
 )
 from games.engine.cards import card_at, codes_of_mask, mask_of, parse_cards
 from games.engine.game import illegal_reason
-from games.engine.state import STATE_FORMAT
+from games.engine.state import OLD_STATE_FORMAT, STATE_FORMAT
 
 from .helpers import deal_hands, play
 from .test_rules import BASIC
@@ -93,19 +93,82 @@ def test_state_json_round_trip_mid_game() -> None:
     assert GameState.from_dict(built.to_dict()) == built
 
 
+def old_format(state: GameState) -> dict[str, object]:
+    """The ``kozel-state/1`` form (start, seed, actions, an unread snapshot) that rows
+    stored before the cache format still hold."""
+    return {
+        "format": OLD_STATE_FORMAT, "seed": state.seed, "algorithm": state.algorithm,
+        "start": state.start.to_dict(),
+        "actions": [[seat, a.to_dict()] for seat, a in state.actions],
+        "current": {"turn": state.turn, "k": state.k},
+    }
+
+
 def test_state_from_dict_rejects_bad_data() -> None:
     state = new_game(77, 3)
+    state = apply(state, 0, fast.legal_for(state.core, 0)[0])
     good = state.to_dict()
+    assert GameState.from_dict(good) == state
     with pytest.raises(InvalidPositionError):
         GameState.from_dict({"format": "other"})
+    with pytest.raises(InvalidPositionError):
+        GameState.from_dict([good])  # type: ignore[arg-type]
+    bad: list[tuple[str, object]] = [
+        ("deal", "x"), ("deal", {**good["deal"], "seed": True}),
+        ("deal", {**good["deal"], "algorithm": 99}), ("deal", {**good["deal"], "dealer": 4}),
+        ("core", None), ("history", "x"), ("history", [["play", 0]]),
+        ("history", [["play", 0, {"kind": "lead", "cards": ["AS"]}]]),
+        ("history", [["play", 0, "lead XX"]]), ("history", [["play", 0, "lead TD 6D"]]),
+        ("history", [["trick", 0]]), ("history", [["deal", 0]]), ("history", [[]]),
+    ]
+    for key, value in bad:
+        with pytest.raises(InvalidPositionError):
+            GameState.from_dict({**good, key: value})
+    core = good["core"]
+    for key, value in [("hands", [["6C"]] * 4), ("hands", [[], [], []]), ("stock", ["6C"]),
+                       ("turn", 5), ("turn", None), ("top_seat", None), ("table", [None] * 4),
+                       ("leader", "0"), ("piles", {"A": [], "C": []}),
+                       ("tricks", {"A": -1, "B": 1}), ("tricks", {"A": 1, "B": 0})]:
+        with pytest.raises(InvalidPositionError):
+            GameState.from_dict({**good, "core": {**core, key: value}})
+    without = {k: v for k, v in good.items() if k != "deal"}
+    with pytest.raises(InvalidPositionError, match="'deal' or 'start'"):
+        GameState.from_dict(without)
+
+
+def test_old_state_format_is_replayed() -> None:
+    """Rows stored in ``kozel-state/1`` are still read: by replaying them."""
+    state = new_game(77, 3)
+    for _ in range(6):
+        seat = state.turn
+        assert seat is not None
+        state = apply(state, seat, fast.legal_for(state.core, seat)[-1])
+    old = json.loads(json.dumps(old_format(state)))
+    assert GameState.from_dict(old) == state == GameState.replay(old)
+    assert GameState.from_dict(old).to_dict()["format"] == STATE_FORMAT
     with pytest.raises(InvalidPositionError, match="does not match"):
-        GameState.from_dict({**good, "seed": 78})
+        GameState.from_dict({**old, "seed": 78})
     with pytest.raises(InvalidPositionError):
-        GameState.from_dict({**good, "actions": "x"})
+        GameState.from_dict({**old, "actions": "x"})
     with pytest.raises(InvalidPositionError):
-        GameState.from_dict({**good, "actions": [[0]]})
+        GameState.from_dict({**old, "actions": [[0]]})
     with pytest.raises(IllegalActionError):
-        GameState.from_dict({**good, "actions": [[0, {"kind": "lead", "cards": ["AS"]}]]})
+        GameState.from_dict({**old, "actions": [[0, {"kind": "lead", "cards": ["AS"]}]]})
+
+
+def test_replay_uses_only_the_seed_and_the_actions() -> None:
+    state = new_game(77, 3)
+    state = apply(state, 0, fast.legal_for(state.core, 0)[0])
+    data = state.to_dict()
+    # A cache whose current situation was edited: restored as stored, replayed as played.
+    hands = data["core"]["hands"]
+    edited = {**data, "core": {**data["core"], "hands": [hands[1], hands[0], *hands[2:]]}}
+    assert GameState.from_dict(edited) != state
+    assert GameState.replay(edited) == state
+    with pytest.raises(InvalidPositionError):
+        GameState.replay({"format": "other"})
+    with pytest.raises(IllegalActionError):
+        GameState.replay({**data, "history": [["play", 1, "lead AS"]]})
 
 
 def test_positions_export_and_errors() -> None:

@@ -185,10 +185,14 @@ def play_random_game(state: GameState, rng: random.Random, deep: bool) -> GameSt
 
 
 def _previous(state: GameState) -> GameState:
-    # Rebuild the state before the last action: it must equal what we had.
-    data = state.to_dict()
-    data["actions"] = data["actions"][:-1]
-    return GameState.from_dict(data)
+    # Rebuild the state before the last action by replay: it must equal what we had.
+    if state.seed is not None:
+        return replay(state.seed, state.start.dealer, state.start.leader, state.actions[:-1],
+                      state.algorithm or 1)
+    earlier = game_from_position(state.start)
+    for seat, action in state.actions[:-1]:
+        earlier = apply(earlier, seat, action)
+    return earlier
 
 
 def check_finished(state: GameState, dealt: bool) -> None:
@@ -246,3 +250,4 @@ def test_series_round_trip_and_totals(games: list[tuple[int, int, int, int]], ta
     lp = series.loss_points
     assert series.over == (max(lp.values()) >= target)
     assert sum(g.loss_points["A"] + g.loss_points["B"] for g in series.games) == sum(lp.values())
+
