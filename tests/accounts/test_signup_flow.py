@@ -6,6 +6,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
 
 from accounts.models import Profile
 from tests.accounts.conftest import PASSWORD, is_signed_in, links_in_last_email, sign_in
@@ -95,3 +96,27 @@ def test_signup_records_the_visitors_language(client):
     client.cookies["django_language"] = "ru"
     _sign_up(client, username="ivan", email="ivan@example.com")
     assert Profile.objects.get(user__username="ivan").preferred_language == "ru"
+
+
+@pytest.mark.parametrize("email", ["alice@example.com", "Alice@Example.COM", "charlie@example.com"])
+def test_signing_up_with_a_taken_email_mails_its_owner_and_reveals_nothing(
+        client, alice, charlie, email):
+    fresh = _sign_up(Client(), username="newcomer", email="newcomer@example.com")
+    mail.outbox.clear()
+    users_before = get_user_model().objects.count()
+
+    response = _sign_up(client, username="someone", email=email)
+
+    # The same answer as a fresh sign-up: the form never tells who is registered.
+    assert response.status_code == 302 and response["Location"] == fresh["Location"]
+    assert b"Check your email" in client.get(response["Location"]).content
+    assert get_user_model().objects.count() == users_before, "no second account"
+    [sent] = mail.outbox
+    owner = email.lower()
+    assert sent.to == [owner]
+    assert sent.subject == "[Kozel] You already have a Kozel account"
+    assert "already has an account" in sent.body
+    links = links_in_last_email(owner)
+    assert "http://testserver/accounts/login/" in links
+    assert "http://testserver/accounts/password/reset/" in links
+    assert not any("/confirm-email/" in link for link in links)
