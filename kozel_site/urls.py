@@ -11,6 +11,7 @@ from kozel_site import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),

@@ -4,9 +4,10 @@ The leaderboard lives in games/ratings/views.py (issue 7)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.cache import never_cache
+from django.templatetags.static import static
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
 from kozel_site import health
@@ -50,3 +51,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
         },
     }
     return JsonResponse(body, status=200 if ok else 503)
+
+
+@require_GET
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers and bots ask for unprompted: the SVG goat.
+
+    A temporary redirect, because the static URL carries a content hash in production.
+    """
+    return HttpResponseRedirect(static("img/favicon.svg"))

@@ -66,3 +66,17 @@ def test_placeholders_are_polite(client, path, title):
     html = client.get(path).content.decode()
     assert f"<h1>{title}</h1>" in html
     assert "coming soon" in html
+
+
+def test_every_page_links_the_svg_favicon_and_it_is_served(client):
+    html = client.get("/rules/").content.decode()
+    assert '<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">' in html
+    icon = client.get("/static/img/favicon.svg")
+    assert icon.status_code == 200 and icon["Content-Type"].startswith("image/svg+xml")
+    svg = b"".join(icon.streaming_content) if icon.streaming else icon.content
+    assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg
+
+
+def test_favicon_ico_redirects_to_the_svg(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302 and response["Location"] == "/static/img/favicon.svg"
