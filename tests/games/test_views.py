@@ -73,6 +73,20 @@ def test_table_page_embeds_the_viewers_snapshot(client, cast, full_table):
     assert snap["you"]["position"] is None and snap["game"]["view"]["hand"] == []
 
 
+def test_signed_out_spectator_gets_a_sign_in_link_instead_of_a_chat_input(client, cast, table):
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    chat = html.split('aria-label="Table chat"')[1].split("</section>")[0]
+    link = f"/accounts/login/?next=/table/{table.pk}/"
+    assert f'<a href="{link}">Sign in to chat</a>' in chat
+    assert "<input" not in chat and "<button" not in chat
+    # The link brings the visitor back to the table, where the chat input now is.
+    response = client.post(link, {"login": "charlie", "password": "pw-12345!"})
+    assert response.status_code == 302 and response["Location"] == f"/table/{table.pk}/"
+    chat = client.get(f"/table/{table.pk}/").content.decode().split(
+        'aria-label="Table chat"')[1].split("</section>")[0]
+    assert 'id="kz-chat-input"' in chat and "Sign in to chat" not in chat
+
+
 def test_private_table_needs_the_invite_link(client, cast):
     table = tables.create_table(cast.alice, tables.TableSettings(name="p", visibility="private"))
     client.force_login(cast.charlie)
