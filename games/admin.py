@@ -23,6 +23,7 @@ from games.models import (
     Table,
     Team,
 )
+from games.services import chat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -118,10 +119,27 @@ class GameResultAdmin(ReadOnlyAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
+    """Hiding goes through the chat service, which withdraws the lines from every open
+    screen at once; the fields themselves are read-only."""
+
     list_display = ["table", "user", "text", "hidden", "created_at"]
     list_filter = ["hidden"]
     search_fields = ["text", "user__username", "table__name"]
-    readonly_fields = ["table", "user", "text", "created_at"]
+    readonly_fields = ["table", "user", "text", "hidden", "created_at"]
+    actions = ["hide_messages", "show_messages"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Hide the selected messages (from every open screen too)")
+    def hide_messages(self, request: HttpRequest, queryset: Any) -> None:
+        count = chat.set_hidden(list(queryset.values_list("pk", flat=True)), hidden=True)
+        self.message_user(request, f"{count} message(s) hidden.")
+
+    @admin.action(description="Show the selected messages again")
+    def show_messages(self, request: HttpRequest, queryset: Any) -> None:
+        count = chat.set_hidden(list(queryset.values_list("pk", flat=True)), hidden=False)
+        self.message_user(request, f"{count} message(s) shown again.")
 
 
 @admin.register(Conduct)

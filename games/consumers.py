@@ -8,13 +8,16 @@ shape, calls one service through ``database_sync_to_async`` and maps typed error
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games import presence as store
 from games import selectors
 from games.models import Table
 from games.services import chat, clock, play, presence, publish, votes
@@ -61,14 +64,42 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         self.counted = True
-        await database_sync_to_async(presence.connected)(self.table_id, self.user)
+        await database_sync_to_async(presence.connected)(
+            self.table_id, self.channel_name, self.user)
+        # Coming back to a casual table gives your seat back at once (UX): the
+        # substitute bot played it only while you were away.
+        await database_sync_to_async(clock.return_to_seat)(self.table_id, self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "counted", False):
-            await database_sync_to_async(presence.disconnected)(self.table_id, self.user)
+            self.counted = False
+            await database_sync_to_async(presence.disconnected)(
+                self.table_id, self.channel_name, self.user)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the consumer with its presence heartbeat beside it.
+
+        The heartbeat lives exactly as long as this consumer: if the consumer dies in
+        any way (a crash, a cancelled task) the ``finally`` stops it and the entry
+        expires (games/presence.py); if the whole process dies, it stops with it.
+        """
+        beat = asyncio.ensure_future(self._heartbeat())
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            beat.cancel()
+
+    async def _heartbeat(self) -> None:
+        interval = store.heartbeat_seconds()
+        while True:
+            await asyncio.sleep(interval)
+            if getattr(self, "counted", False):
+                # Redis only: off the shared database thread.
+                await sync_to_async(presence.heartbeat, thread_sensitive=False)(
+                    self.table_id, self.channel_name, self.user)
 
     # --- subscriptions ---------------------------------------------------------------
     async def _subscribe(self, position: int | None) -> None:
@@ -148,35 +179,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if "action" not in content or "version" not in content:
             await self.send_error("invalid", 'An act frame needs "action" and "version".')
             return
-        game_id = content.get("game_id")
         try:
-            if game_id is None:
-                game_id = await database_sync_to_async(self._current_game_id)()
-                if game_id is None:
-                    await self.send_error("no_game", "No game is being played at this table.")
-                    return
-            elif not await database_sync_to_async(self._game_is_here)(game_id):
-                await self.send_error("not_found", "That game is not at this table.")
-                return
-            await database_sync_to_async(play.submit_action)(
-                game_id, self.user, content["action"], content["version"])
+            await database_sync_to_async(play.submit_table_action)(
+                self.table_id, self.user, content["action"], content["version"],
+                content.get("game_id"))
         except StaleVersionError as exc:
             await self.send_json({"type": "error", "code": exc.code, "message": exc.message,
                                   "current_version": exc.current_version})
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
-
-    def _current_game_id(self) -> int | None:
-        table = _load_table(self.table_id)
-        game = selectors.current_game(selectors.current_series(table)) if table else None
-        return game.pk if game is not None else None
-
-    def _game_is_here(self, game_id: Any) -> bool:
-        from games.models import Game
-
-        if isinstance(game_id, bool) or not isinstance(game_id, int):
-            return False
-        return Game.objects.filter(pk=game_id, series__table_id=self.table_id).exists()
 
     async def on_resync(self, content: dict[str, Any]) -> None:
         await self.send_snapshot()
@@ -222,6 +233,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def table_chat_hidden(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat_hidden", "ids": event["ids"]})
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "notice", "text": event["text"]})

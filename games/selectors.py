@@ -5,17 +5,30 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q
 
 from games import engine
-from games.models import ChatMessage, Game, GameResult, Seat, Series, Table
+from games.models import (
+    BOT_NAMES,
+    ChatMessage,
+    Conduct,
+    Game,
+    GameResult,
+    Seat,
+    Series,
+    SeriesSeat,
+    Table,
+)
 
 CHAT_BACKLOG = 50
 
 
-def lobby_tables() -> QuerySet[Table]:
-    """Open and running public tables for the lobby, busiest first."""
-    return (
+def lobby_tables() -> list[Table]:
+    """Open and running public tables for the lobby, busiest first, each with its
+    ``spectators`` count (presence, one Redis round trip for the whole list)."""
+    from games import presence
+
+    tables = list(
         Table.objects.filter(visibility=Table.Visibility.PUBLIC,
                              status__in=[Table.Status.OPEN, Table.Status.PLAYING])
         .select_related("owner")
@@ -23,6 +36,14 @@ def lobby_tables() -> QuerySet[Table]:
                                    .order_by("position")))
         .order_by("status", "-updated_at")[:100]
     )
+    try:
+        live = presence.live_counts(t.pk for t in tables)
+    except Exception:  # noqa: BLE001 - presence is advisory
+        live = {}
+    for table in tables:
+        seated = {s.user_id for s in table.seats.all() if s.user_id}
+        table.spectators = spectator_count(live.get(table.pk, []), seated)  # type: ignore[attr-defined]
+    return tables
 
 
 def current_series(table: Table) -> Series | None:
@@ -36,14 +57,70 @@ def current_game(series: Series | None) -> Game | None:
     return series.games.order_by("-number").first()
 
 
+def roster(series: Series) -> list[SeriesSeat]:
+    """The series' four SeriesSeat rows by position: the one roster (DESIGN).
+
+    Read once per Series object and kept on it, so that a service that locked the
+    series and then changes a seat works on the same row objects it saves.
+    """
+    cached = series.__dict__.get("_roster")
+    if cached is None:
+        prefetched = getattr(series, "_prefetched_objects_cache", {}).get("roster")
+        cached = sorted(prefetched if prefetched is not None
+                        else SeriesSeat.objects.filter(series=series),
+                        key=lambda seat: seat.position)
+        series.__dict__["_roster"] = cached
+    return cached
+
+
+def roster_seat(series: Series, position: int) -> SeriesSeat:
+    """The roster row of ``position``."""
+    for seat in roster(series):
+        if seat.position == position:
+            return seat
+    raise LookupError(f"series {series.pk} has no seat {position}")
+
+
+def bot_seats(series: Series) -> dict[int, str]:
+    """Positions a bot plays in this series (a table's bot or a substitute), with levels."""
+    return {seat.position: seat.bot_level for seat in roster(series) if seat.bot_level}
+
+
+def person_positions(series: Series) -> set[int]:
+    """Positions a person plays themselves right now."""
+    return {seat.position for seat in roster(series) if seat.user_id}
+
+
 def series_position(series: Series, user: AbstractBaseUser | None) -> int | None:
-    """The position ``user`` holds in the series (not one a bot took over), or None."""
+    """The position ``user`` plays in the series (not one a bot took over), or None."""
     if user is None or not user.is_authenticated:
         return None
-    for entry in series.seats:
-        if entry.get("user_id") == user.pk:
-            return int(entry["position"])
+    for seat in roster(series):
+        if seat.user_id == user.pk:
+            return seat.position
     return None
+
+
+def away_position(series: Series, user: AbstractBaseUser | None) -> int | None:
+    """The position a substitute bot plays for ``user`` while they are away, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in roster(series):
+        if seat.away_user_id == user.pk:
+            return seat.position
+    return None
+
+
+def live_seat_of(user: AbstractBaseUser | None) -> SeriesSeat | None:
+    """The roster seat of ``user`` in a series being played (theirs or kept warm by a
+    substitute bot), newest first: "Your game is on" (UX)."""
+    if user is None or not user.is_authenticated:
+        return None
+    # A seat left at a ranked table is not theirs any more (the leaver rule).
+    return (SeriesSeat.objects.filter(Q(user=user) | Q(away_user=user, gave_up=False,
+                                                       series__ranked=False),
+                                      series__status=Series.Status.PLAYING)
+            .select_related("series__table").order_by("-series_id").first())
 
 
 def position_of(table: Table, series: Series | None, user: AbstractBaseUser | None) -> int | None:
@@ -119,6 +196,44 @@ def game_view(game: Game, position: int | None) -> dict[str, Any]:
     return view.to_dict()
 
 
+def _connections(table_id: int) -> list[Any]:
+    from games import presence
+
+    try:
+        return presence.live(table_id)
+    except Exception:  # noqa: BLE001 - presence is advisory: a snapshot still renders
+        return []
+
+
+def spectator_count(connections: list[Any], seated_user_ids: set[int]) -> int:
+    """Open sockets that are not a seated player's."""
+    return sum(1 for c in connections if c.user_id is None or c.user_id not in seated_user_ids)
+
+
+def _away_notice(series: Series, user: AbstractBaseUser) -> dict[str, Any] | None:
+    """Why a substitute bot plays ``user``'s seat, in plain words (UX: never wonder)."""
+    position = away_position(series, user)
+    if position is None:
+        return None
+    conduct = (Conduct.objects.filter(series=series, user=user, kind=Conduct.Kind.ABANDON)
+               .order_by("-created_at").first())
+    why = {
+        Conduct.Reason.TIMEOUTS: "your time ran out twice in a row",
+        Conduct.Reason.DISCONNECT: "you were away for 60 seconds on your turn",
+    }.get(conduct.reason if conduct else "", "you left the table")
+    if roster_seat(series, position).gave_up:
+        text = "You left this series to play elsewhere; a bot plays your old seat."
+    elif series.ranked:
+        text = (f"A bot has played your seat since {why}. At a ranked table a seat you "
+                "leave cannot be taken back (the leaver rule): the bot plays it to the end "
+                "of the series, and the series counts as a loss for your rating.")
+    else:
+        text = f"A bot kept your seat warm because {why}."
+    return {"position": position, "reason": conduct.reason if conduct else "",
+            "ranked": series.ranked, "gave_up": roster_seat(series, position).gave_up,
+            "text": text}
+
+
 def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The ``snapshot`` frame of games/WEBSOCKET.md for ``user`` at ``table``."""
     series = current_series(table)
@@ -126,21 +241,26 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
     position = position_of(table, series, user)
     seats = list(Seat.objects.filter(table=table).select_related("user__profile")
                  .order_by("position"))
-    connected = {s.position for s in seats if s.connections > 0}
-    if series is not None and series.status == Series.Status.PLAYING:
-        seat_list = [{"position": e["position"], "team": "A" if e["position"] % 2 == 0 else "B",
-                      "name": _live_name(seats, e), "bot_level": e["bot_level"],
-                      "user": _username(seats, e), "away": bool(e.get("away_user_id")),
-                      "connected": bool(e["bot_level"]) or e["position"] in connected}
-                     for e in series.seats]
+    connections = _connections(table.pk)
+    online = {c.user_id for c in connections if c.user_id}
+    playing = series is not None and series.status == Series.Status.PLAYING
+    if playing:
+        assert series is not None
+        names = {s.user_id: s for s in seats if s.user_id}
+        seat_list = [{"position": r.position, "team": engine.team_of(r.position),
+                      "name": _live_name(names, r), "bot_level": r.bot_level,
+                      "user": _username(names, r), "away": bool(r.away_user_id),
+                      "connected": bool(r.bot_level) or r.user_id in online}
+                     for r in roster(series)]
+        seated = {r.person_id for r in roster(series) if r.person_id}
     else:
         seat_list = [{**_seat_dict(s), "away": False,
-                      "connected": s.is_bot or s.position in connected} for s in seats]
-    can_reclaim = bool(
-        series is not None and series.status == Series.Status.PLAYING and not series.ranked
-        and user is not None and user.is_authenticated
-        and any(e.get("away_user_id") == user.pk for e in series.seats))
-    is_owner = bool(user is not None and user.is_authenticated and table.owner_id == user.pk)
+                      "connected": s.is_bot or (s.user_id is not None and s.user_id in online)}
+                     for s in seats]
+        seated = {s.user_id for s in seats if s.user_id}
+    signed_in = user is not None and user.is_authenticated
+    away = _away_notice(series, user) if playing and signed_in else None  # type: ignore[arg-type]
+    is_owner = bool(signed_in and table.owner_id == user.pk)  # type: ignore[union-attr]
     games: list[dict[str, Any]] = []
     if series is not None:
         for g in series.games.filter(status=Game.Status.FINISHED).select_related("result"):
@@ -156,7 +276,7 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
             "turn_seconds": table.turn_seconds, "series_target": table.series_target,
             "owner": table.owner.username, "start_when_full": table.start_when_full,
             "invite_url": f"/t/{table.invite_token}/" if is_owner and table.is_private else None,
-            "spectators": table.spectator_count,
+            "spectators": spectator_count(connections, seated),
         },
         "seats": seat_list,
         "series": series_dict(series) if series is not None else None,
@@ -167,30 +287,30 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
             "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
         },
         "you": {
-            "user": user.username if user is not None and user.is_authenticated else None,
+            "user": user.username if signed_in else None,  # type: ignore[union-attr]
             "position": position,
             "is_owner": is_owner,
             "can_act": bool(view and view.get("legal")),
-            "can_reclaim": can_reclaim,
+            "can_reclaim": bool(away and not away["ranked"] and not away["gave_up"]),
+            "away": away,
         },
         "chat": [chat_dict(m) for m in reversed(chat)],
     }
 
 
-def _live_name(seats: list[Seat], entry: dict[str, Any]) -> str:
+def _live_name(people: dict[int, Seat], seat: SeriesSeat) -> str:
     """A person's current public name (a deleted account reads "deleted player")."""
-    user_id = entry.get("user_id")
-    for seat in seats:
-        if user_id is not None and seat.user_id == user_id:
-            return seat.occupant_label
-    return str(entry.get("name", ""))
+    if seat.user_id is not None and seat.user_id in people:
+        return people[seat.user_id].occupant_label
+    if seat.bot_level and seat.away_user_id:
+        return f"{BOT_NAMES[seat.position]} (for {seat.name})"
+    return seat.name
 
 
-def _username(seats: list[Seat], entry: dict[str, Any]) -> str | None:
-    user_id = entry.get("user_id") or entry.get("away_user_id")
-    for seat in seats:
-        if seat.user_id == user_id and seat.user_id is not None:
-            return seat.user.username
+def _username(people: dict[int, Seat], seat: SeriesSeat) -> str | None:
+    person = seat.person_id
+    if person is not None and person in people:
+        return people[person].user.username
     return None
 
 

@@ -4,8 +4,10 @@ Declared in one place (allauth style). Receivers must not write game data; they 
 their own services.
 
 - ``game_finished(sender=Game, game_id: int, series_id: int)``: a game has a result.
-- ``series_finished(sender=Series, series_id: int, winner: str, goat: str)``: a series
-  reached its target (R18), or was ended by vote or abandonment.
+- ``series_finished(sender=Series, series_id: int, winner: str, goat: str,
+  termination: str)``: a series ended; ``termination`` is a ``models.Termination``
+  value (completed: a team reached the target, R18; voted_end, abandoned, voided).
+  Receivers act on the reason explicitly. Sent only by services/finish.py.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import selectors
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import Game, Table
+from games.services import clock as clock_service
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.services.errors import ServiceError
@@ -59,8 +60,22 @@ def create_table(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
-    """"Play now": a private table with you at seat 0 and three bots, started at once."""
+    """"Play now": a private table with you at seat 0 and three bots, started at once.
+
+    Never a second table behind your back: while you play a live series, it asks
+    whether to return to it or leave it (a bot plays your seat on) and start anew.
+    """
     level = request.POST.get("level", "casual")
+    live = selectors.live_seat_of(request.user)
+    if live is not None:
+        if request.POST.get("leave_current") != str(live.series.table_id):
+            return render(request, "games/play_now_confirm.html",
+                          {"live_table": live.series.table, "level": level}, status=409)
+        try:
+            clock_service.leave_series(live.series.table_id, request.user)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return redirect("games:table", table_id=live.series.table_id)
     try:
         table = series_service.start_with_bots(request.user, level)
     except ServiceError as exc:

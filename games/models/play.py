@@ -37,6 +37,15 @@ class Team(models.Model):
         return f"Team {self.player_low_id}+{self.player_high_id}"
 
 
+class Termination(models.TextChoices):
+    """How a game or a series ended (lila's status): the finisher's one argument."""
+
+    COMPLETED = "completed", "Played to the end"
+    VOTED_END = "voted_end", "Ended by the players' vote"
+    ABANDONED = "abandoned", "Abandoned (nobody at the table)"
+    VOIDED = "voided", "Voided by a moderator"
+
+
 class Series(models.Model):
     """Games with the same four seats until a team reaches the target (R18)."""
 
@@ -48,8 +57,6 @@ class Series(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="series")
     number = models.PositiveIntegerField()
-    # [{"position": 0, "user_id": 5 | None, "bot_level": "", "name": "alice"}, ...]
-    seats = models.JSONField()
     team_ns = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT,
                                 related_name="+", help_text="Team A, seats 0 and 2")
     team_ew = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT,
@@ -57,6 +64,10 @@ class Series(models.Model):
     target = models.PositiveSmallIntegerField(default=12)
     ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    # Why the series ended (services/finish.py is the one place that sets it); ratings,
+    # tournaments and stats act on it explicitly.
+    termination = models.CharField(max_length=10, choices=Termination.choices, blank=True,
+                                   default="")
     first_dealer = models.PositiveSmallIntegerField()
     loss_points_a = models.PositiveSmallIntegerField(default=0)
     loss_points_b = models.PositiveSmallIntegerField(default=0)
@@ -89,12 +100,69 @@ class Series(models.Model):
         return bool(self.goat) and self.eggs > 0
 
 
+class SeriesSeat(models.Model):
+    """Who occupies one seat of a series: THE roster (DESIGN, "one roster").
+
+    A seat is played by a person (``user``) or by a bot (``bot_level``). A bot that took
+    over from an absent person keeps that person in ``away_user`` until they come back
+    (a casual table) or the series ends. The sweep, the clock, the views, the ratings and
+    the stats all read these rows; nothing else records who plays a seat. The lobby's
+    :class:`~games.models.Seat` rows say who sits at the *table* between series.
+    """
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="roster")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="+")
+    bot_level = models.CharField(max_length=10, blank=True, default="")
+    away_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.PROTECT, related_name="+",
+                                  help_text="the person a substitute bot stands in for")
+    name = models.CharField(max_length=80, help_text="the occupant's name at the start")
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # The person chose to leave the series ("leave it and start a new one"): the bot
+    # plays on and the seat is no longer theirs to come back to.
+    gave_up = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["series", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "position"], name="roster_unique_position"),
+            models.CheckConstraint(condition=Q(position__gte=0) & Q(position__lte=3),
+                                   name="roster_position_range"),
+            # Exactly one of: a person plays it, or a bot does.
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False, bot_level="")
+                           | (Q(user__isnull=True) & ~Q(bot_level=""))),
+                name="roster_person_xor_bot"),
+            models.CheckConstraint(condition=Q(away_user__isnull=True) | ~Q(bot_level=""),
+                                   name="roster_away_only_under_bot"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "series"], name="roster_user_idx"),
+            models.Index(fields=["away_user", "series"], name="roster_away_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series_id}:{self.position} {self.bot_level or self.user_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def person_id(self) -> int | None:
+        """The person this seat belongs to: the player, or the one a bot replaced."""
+        return self.user_id or self.away_user_id
+
+
 class Game(models.Model):
     """One deal of a series (R4–R16)."""
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Stopped before the end"
         VOIDED = "voided", "Voided"
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
@@ -105,12 +173,21 @@ class Game(models.Model):
     first_leader = models.PositiveSmallIntegerField()
     trump_card = models.CharField(max_length=2)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    termination = models.CharField(max_length=10, choices=Termination.choices, blank=True,
+                                   default="")
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(help_text="engine GameState.to_dict(), a cache of the replay")
     # The clock (issue 6): when the seat to act got the turn, and when its time runs out
     # (null without a clock or when a bot is to act). Stored here, not only in a task.
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # The seat on turn since turn_started_at (null when nobody is, e.g. the game is
+    # over). Kept beside the clock so the sweep can find a person absent on their turn
+    # without rebuilding every idle game's state.
+    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Bit p set: a substitute bot played at least one move of this game for the person
+    # of seat p. Their statistics leave such a game out (it was not their own play).
+    substitute_seats = models.PositiveSmallIntegerField(default=0)
     paused = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -218,6 +295,7 @@ class Conduct(models.Model):
         TIMEOUTS = "timeouts", "Two timeouts in a row"
         DISCONNECT = "disconnect", "Disconnected on own turn"
         RETURNED = "returned", "Returned"
+        LEFT = "left", "Left to play elsewhere"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="conduct")

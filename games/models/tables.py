@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games import engine
+
 # Bots get a name by seat so that three bots at one table can be told apart at a glance.
 BOT_NAMES = ("Anya", "Boris", "Vera", "Gleb")
 
@@ -66,12 +68,8 @@ class Table(models.Model):
     bots_allowed = models.BooleanField(default=True)
     start_when_full = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    # Presence (issue 6): open WebSocket connections of signed-in people at this table,
-    # and since when there have been none (an empty table closes after 5 minutes).
-    human_connections = models.PositiveIntegerField(default=0)
-    # Every open socket, signed in or not: the lobby's spectator count derives from it.
-    connections = models.PositiveIntegerField(default=0)
-    empty_since = models.DateTimeField(null=True, blank=True)
+    # Presence (who has the table open) is not stored here: it lives in Redis as
+    # heartbeats with an expiry (games/presence.py), so that a crash cannot leave it wrong.
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -101,12 +99,6 @@ class Table(models.Model):
     def is_private(self) -> bool:
         return self.visibility == self.Visibility.PRIVATE
 
-    @property
-    def spectator_count(self) -> int:
-        """Open sockets that are not a seated player's (uses prefetched seats if any)."""
-        seated = sum(seat.connections for seat in self.seats.all())
-        return max(0, self.connections - seated)
-
 
 class Seat(models.Model):
     """One of a table's four positions; partners are positions 0+2 and 1+3 (R1)."""
@@ -117,9 +109,6 @@ class Seat(models.Model):
                              on_delete=models.PROTECT, related_name="seats")
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True, default="")
     joined_at = models.DateTimeField(null=True, blank=True)
-    # Presence of the seated player: open connections, and when the last one closed.
-    connections = models.PositiveIntegerField(default=0)
-    disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]
@@ -147,7 +136,7 @@ class Seat(models.Model):
     @property
     def team(self) -> str:
         """Team letter of this position: "A" (0, 2) or "B" (1, 3) (R1)."""
-        return "A" if self.position % 2 == 0 else "B"
+        return engine.team_of(self.position)
 
     @property
     def occupant_label(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.models import Game, Series, Table
+from games.models import Game, Series, SeriesSeat, Table
 from games.ratings import maths
 from games.ratings.conf import rating_settings
 from games.ratings.models import (
@@ -83,15 +83,16 @@ def seed(players: int, series: int, *, now: datetime | None = None, days: int = 
         at = start + timedelta(seconds=(days * 86400) * (s + 1) / (series + 1))
         plan.append((s, four, winners, goat, lost, at))
     series_rows = Series.objects.bulk_create(
-        [Series(table=tables[s // 50], number=s % 50 + 1,
-                seats=[{"position": p, "user_id": four[p], "bot_level": "",
-                        "name": names[four[p]]}
-                       for p in range(4)],
+        [Series(table=tables[s // 50], number=s % 50 + 1, termination="completed",
                 target=12, ranked=True, status=Series.Status.FINISHED, first_dealer=0,
                 loss_points_a=lost["A"], loss_points_b=lost["B"],
                 eggs=sum(1 for w in winners if not w), winner="B" if goat == "A" else "A",
                 goat=goat, state={}, finished_at=at)
          for s, four, winners, goat, lost, at in plan], batch_size=BATCH)
+    SeriesSeat.objects.bulk_create(
+        [SeriesSeat(series=row, position=p, user_id=four[p], name=names[four[p]])
+         for row, (_s, four, *_rest) in zip(series_rows, plan, strict=True) for p in range(4)],
+        batch_size=BATCH)
     games = Game.objects.bulk_create(
         [Game(series=row, number=1, seed=1, algorithm=1, dealer=0, first_leader=0,
               trump_card="6H", status=Game.Status.FINISHED, state={}, finished_at=row.finished_at)

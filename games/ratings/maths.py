@@ -20,12 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine import team_of  # R1, in one place
+
 TEAM_POSITIONS = {"A": (0, 2), "B": (1, 3)}
-
-
-def team_of(position: int) -> str:
-    """R1: seats 0 and 2 are team A, seats 1 and 3 team B."""
-    return "A" if position % 2 == 0 else "B"
 
 
 def partner_of(position: int) -> int:

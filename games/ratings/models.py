@@ -139,7 +139,10 @@ class SeriesRecord(models.Model):
     goat = models.BooleanField()
     goat_with_eggs = models.BooleanField(default=False)
     left = models.BooleanField(default=False, help_text="abandoned the seat (a bot took it)")
-    games_played = models.PositiveSmallIntegerField(default=0)
+    games_played = models.PositiveSmallIntegerField(
+        default=0, help_text="games the person played themselves")
+    games_by_substitute = models.PositiveSmallIntegerField(
+        default=0, help_text="games a substitute bot played for them while they were away")
     games_won = models.PositiveSmallIntegerField(default=0)
     games_lost = models.PositiveSmallIntegerField(default=0)
     clean_games_won = models.PositiveSmallIntegerField(

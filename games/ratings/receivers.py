@@ -19,15 +19,30 @@ logger = logging.getLogger(__name__)
 
 
 @receiver(series_finished, dispatch_uid="ratings.rate_finished_series")
-def on_series_finished(sender: Any, series_id: int, **kwargs: Any) -> None:
-    """Enqueue ``rate_series_task(series_id)``; the task is idempotent."""
+def on_series_finished(sender: Any, series_id: int, termination: str = "",
+                       **kwargs: Any) -> None:
+    """Act on how the series ended (games/services/finish.py names the reason):
+
+    - ``completed``: record it per player and, if ranked, rate it (``rate_series_task``);
+    - ``voided``: undo whatever rating it gave (``rollback_series_task``);
+    - ``voted_end`` / ``abandoned``: nothing: a series that was not played to its
+      target is neither rated nor counted in anyone's record.
+    """
+    from games.models import Termination
+
+    if termination == Termination.COMPLETED:
+        task_name = "rate_series_task"
+    elif termination == Termination.VOIDED:
+        task_name = "rollback_series_task"
+    else:
+        return
 
     def enqueue() -> None:
-        from games.ratings.tasks import rate_series_task
+        from games.ratings import tasks
 
         try:
-            rate_series_task.delay(series_id)
-        except Exception:  # the beat sweep picks the series up if the broker is down
-            logger.exception("could not enqueue rate_series_task(%s)", series_id)
+            getattr(tasks, task_name).delay(series_id)
+        except Exception:  # the beat sweep picks a completed series up if the broker is down
+            logger.exception("could not enqueue %s(%s)", task_name, series_id)
 
     transaction.on_commit(enqueue)

@@ -247,7 +247,7 @@ def recent_series(user: AbstractBaseUser, limit: int = 10) -> list[SeriesRecord]
     """The player's latest finished series, with partner, for the profile (one query)."""
     return list(SeriesRecord.objects.filter(user_id=user.pk, voided=False)
                 .select_related("partner__profile", "series")
-                .defer("series__state", "series__seats")
+                .defer("series__state")
                 .order_by("-finished_at", "-id")[:limit])
 
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import logging
 import math
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Conduct, Game, Series
+from games import selectors
+from games.models import Conduct, Game, Series, Termination
 from games.ratings import maths
 from games.ratings.conf import rating_settings
 from games.ratings.models import (
@@ -49,17 +49,18 @@ def month_start(moment: datetime) -> date:
     return date(utc.year, utc.month, 1)
 
 
-def _person(entry: dict[str, Any]) -> int | None:
-    """The person of a seat snapshot entry: the player, or the one a bot replaced."""
-    return entry.get("user_id") or entry.get("away_user_id") or None
-
-
 def _leaver_positions(series: Series) -> set[int]:
-    """Seats a bot took over during the series (Conduct "abandon" or the snapshot)."""
-    positions = {int(e["position"]) for e in series.seats if e.get("away_user_id")}
-    positions |= set(Conduct.objects.filter(series=series, kind=Conduct.Kind.ABANDON)
-                     .values_list("position", flat=True))
-    return positions
+    """Seats whose person left for good: a substitute bot still plays them at the end.
+
+    (The ranked leaver rule: a seat left at a ranked table is never reclaimed.)
+    """
+    return {seat.position for seat in selectors.roster(series) if seat.away_user_id}
+
+
+def _leavers(series: Series) -> set[int]:
+    """People with a recorded abandonment in this series (Conduct "abandon")."""
+    return set(Conduct.objects.filter(series=series, kind=Conduct.Kind.ABANDON)
+               .values_list("user_id", flat=True))
 
 
 def rate_series(series_id: int) -> bool:
@@ -73,7 +74,10 @@ def rate_series(series_id: int) -> bool:
             # The row lock serialises two workers finishing the same series.
             series = (Series.objects.select_for_update(of=("self",))
                       .filter(pk=series_id).first())
-            if series is None or series.status != Series.Status.FINISHED:
+            # Only a series played to its target is recorded and rated (its reason says
+            # so explicitly; voted, abandoned and voided series are not).
+            if (series is None or series.status != Series.Status.FINISHED
+                    or series.termination != Termination.COMPLETED):
                 return False
             if RatedSeries.objects.filter(series_id=series.pk).exists():
                 return False
@@ -92,7 +96,7 @@ def _process_locked(series: Series) -> None:
                  .select_related("result").order_by("number"))
     games = [g for g in games if hasattr(g, "result")]
     leavers = _leaver_positions(series)
-    people = {int(e["position"]): _person(e) for e in series.seats}
+    people = {seat.position: seat.person_id for seat in selectors.roster(series)}
     finished_at = series.finished_at or timezone.now()
     ranked = bool(series.ranked) and all(people.get(p) for p in range(4))
     if ranked and len(set(people.values())) != 4:
@@ -105,25 +109,29 @@ def _process_locked(series: Series) -> None:
 
 def _write_records(series: Series, games: list[Game], people: dict[int, int | None],
                    leavers: set[int], finished_at: datetime) -> None:
+    """One SeriesRecord per person. ``won``/``goat`` are their team's series result;
+    ``left`` only when they have a recorded abandonment in this series; the game counts
+    leave out games a substitute bot played for them (not their own play)."""
+    abandoned = _leavers(series)
     records = []
     for position, user_id in people.items():
         if not user_id:
             continue
         team = maths.team_of(position)
         other = "B" if team == "A" else "A"
-        results = [g.result for g in games]
-        won = series.winner == team and position not in leavers
+        own = [g.result for g in games if not g.substitute_seats & (1 << position)]
         records.append(SeriesRecord(
             series=series, user_id=user_id, position=position, team=team,
             partner_id=people.get(maths.partner_of(position)), ranked=series.ranked,
-            won=won, goat=series.goat == team,
+            won=series.winner == team, goat=series.goat == team,
             goat_with_eggs=series.goat == team and series.eggs > 0,
-            left=position in leavers, games_played=len(results),
-            games_won=sum(1 for r in results if r.winner == team),
-            games_lost=sum(1 for r in results if r.winner == other),
-            clean_games_won=sum(1 for r in results if r.winner == team
+            left=user_id in abandoned, games_played=len(own),
+            games_by_substitute=len(games) - len(own),
+            games_won=sum(1 for r in own if r.winner == team),
+            games_lost=sum(1 for r in own if r.winner == other),
+            clean_games_won=sum(1 for r in own if r.winner == team
                                 and getattr(r, f"tricks_{other.lower()}") == 0),
-            eggs=sum(1 for r in results if r.eggs),
+            eggs=sum(1 for r in own if r.eggs),
             first_game_id=games[0].pk if games else None, finished_at=finished_at,
         ))
     SeriesRecord.objects.bulk_create(records)
@@ -134,7 +142,7 @@ def _write_records(series: Series, games: list[Game], people: dict[int, int | No
 
 
 def _bump_month(user_id: int, month: date, record: SeriesRecord, sign: int) -> None:
-    won = int(record.won)
+    won = int(record.won and not record.left)  # the boards credit only who stayed
     clean = int(record.clean_games_won)
     goat = int(record.goat)
     if not (won or clean or goat):
@@ -291,7 +299,8 @@ def _undo_change_locked(rating: Rating, change: RatingChange, people: dict[int, 
 def unprocessed_series_ids(limit: int = 50) -> list[int]:
     """Recently finished series without a marker (a lost task); for the sweep."""
     since = timezone.now() - timedelta(hours=rating_settings.SWEEP_LOOKBACK_HOURS)
-    return list(Series.objects.filter(status=Series.Status.FINISHED, finished_at__gte=since,
+    return list(Series.objects.filter(termination=Termination.COMPLETED,
+                                      finished_at__gte=since,
                                       rated_marker__isnull=True)
                 .order_by("finished_at").values_list("pk", flat=True)[:limit])
 

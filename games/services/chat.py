@@ -64,3 +64,24 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
         payload = chat_dict(message)
         transaction.on_commit(lambda: publish.chat(table_id, payload))
     return payload
+
+
+def set_hidden(message_ids: list[int], hidden: bool) -> int:
+    """A moderator hides (or shows again) chat lines. Hidden lines are withdrawn from
+    every open screen at once (a ``chat_hidden`` frame per table, after commit); shown
+    lines come back with each screen's next snapshot. Returns how many changed."""
+    ids = [i for i in message_ids if isinstance(i, int) and not isinstance(i, bool)]
+    with transaction.atomic():
+        rows = list(ChatMessage.objects.select_for_update()
+                    .filter(pk__in=ids).exclude(hidden=hidden).values_list("pk", "table_id"))
+        ChatMessage.objects.filter(pk__in=[pk for pk, _ in rows]).update(hidden=hidden)
+        by_table: dict[int, list[int]] = {}
+        for pk, table_id in rows:
+            by_table.setdefault(table_id, []).append(pk)
+        for table_id, changed in by_table.items():
+            if hidden:
+                transaction.on_commit(
+                    lambda t=table_id, c=changed: publish.chat_hidden(t, c))
+            else:
+                publish.on_commit_table_changed(table_id)
+    return len(rows)

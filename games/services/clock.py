@@ -13,18 +13,32 @@
 from __future__ import annotations
 
 import random
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from games import engine
+from games import presence as presence_store
 from games.conf import game_settings
-from games.models import Conduct, Game, Move, Seat, Series, Table
-from games.services import publish, schedule
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
+from games.models import Conduct, Game, Move, Series, SeriesSeat, Table, Termination
+from games.selectors import (
+    away_position,
+    person_positions,
+    roster,
+    roster_seat,
+    series_position,
+)
+from games.services import finish, locks, publish, schedule
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    NotYourSeatError,
+    PermissionDeniedError,
+    ServiceError,
+)
+from games.services.locks import Locked
 
 TIMEOUTS_BEFORE_ABANDON = 2
 DISCONNECT_GRACE_SECONDS = 60
@@ -33,27 +47,24 @@ TAKEOVER_LEVEL = "casual"
 EARLY_TOLERANCE = timedelta(milliseconds=250)
 
 
-def human_positions(series: Series) -> set[int]:
-    return {int(e["position"]) for e in series.seats if e.get("user_id") and not e.get("bot_level")}
-
-
 def arm_turn_clock_locked(game: Game, state: engine.GameState, table: Table) -> None:
-    """Start the turn of ``state.turn``. The caller holds the game's row lock and saves it.
+    """Start the turn of ``state.turn``. The caller holds the locks and saves the game.
 
-    A bot's turn has no deadline (the bot task drives it); a human's has one when the
-    table has a clock. ``turn_started_at`` is kept either way: the disconnect countdown
-    runs from it.
+    A bot's turn has no deadline (the bot task drives it); a person's has one when the
+    table has a clock. ``turn_started_at`` and ``turn_seat`` are kept either way: the
+    absence countdown runs from them.
     """
     now = timezone.now()
     seat = state.turn
     game.turn_started_at = now if seat is not None else None
+    game.turn_seat = seat
     game.turn_deadline = None
     seconds = game_settings.turn_seconds(table.turn_seconds)
     if (seat is None or game.paused or seconds is None
-            or seat not in human_positions(game.series)):
+            or seat not in person_positions(game.series)):
         return
     game.turn_deadline = now + timedelta(seconds=seconds)
-    schedule.on_commit_turn_timeout(game.pk, game.version, seconds)
+    schedule.on_commit_turn_timeout(game.pk, game.version, game.turn_deadline)
 
 
 def _casual_choice(state: engine.GameState, seat: int, rng: random.Random) -> engine.Action:
@@ -69,139 +80,190 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
     """The clock ran out on ``expected_version``: play for the seat on turn.
 
     Compare-and-set: a late or duplicated task (the version moved on, the deadline was
-    cleared) does nothing and returns None.
+    cleared) changes nothing and returns None; when the game moved on it makes sure
+    what the current version waits for is queued.
     """
-    from games.services.play import apply_locked, lock_game
+    from games.services.play import apply_locked
 
     with transaction.atomic():
         try:
-            game = lock_game(game_id)
-        except NotFoundError:  # the game was deleted (voided, a test flush): nothing to do
+            locked = locks.lock_game(game_id)
+        except NotFoundError:  # the game was deleted (a test flush): nothing to do
             return None
-        if (game.status != Game.Status.PLAYING or game.version != expected_version
-                or game.turn_deadline is None or game.paused):
+        game, series = locked.game, locked.series
+        if game.version != expected_version or game.status != Game.Status.PLAYING:
+            schedule.ensure_due_locked(locked)
+            return None
+        if game.turn_deadline is None or game.paused:
             return None
         remaining = (game.turn_deadline - timezone.now()).total_seconds()
         if remaining > EARLY_TOLERANCE.total_seconds():
-            schedule.on_commit_turn_timeout(game.pk, game.version, remaining)
+            schedule.on_commit_turn_timeout(game.pk, game.version, game.turn_deadline,
+                                            force=True)
             return None
         state = engine.GameState.from_dict(game.state)
         seat = state.turn
-        if seat is None or seat not in human_positions(game.series):
+        if seat is None or seat not in person_positions(series):
             return None
-        user_id = _user_at(game.series, seat)
+        occupant = roster_seat(series, seat)
+        user_id = occupant.user_id
         action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
-        version = apply_locked(game, state, seat, action, Move.Source.TIMEOUT)
-        name = _entry(game.series, seat).get("name", "A player")
-        publish.on_commit_notice(game.series.table_id,
-                                 f"{name}'s time ran out: the server played for them.")
-        series = Series.objects.select_for_update().get(pk=game.series_id)
+        version = apply_locked(locked, state, seat, action, Move.Source.TIMEOUT)
+        publish.on_commit_notice(series.table_id,
+                                 f"{occupant.name or 'A player'}'s time ran out: the server "
+                                 "played for them.")
         Conduct.objects.create(user_id=user_id, series=series, game=game, position=seat,
                                kind=Conduct.Kind.TIMEOUT, reason=Conduct.Reason.CLOCK)
-        entry = _entry(series, seat)
-        entry["timeouts_in_row"] = int(entry.get("timeouts_in_row", 0)) + 1
-        if entry["timeouts_in_row"] >= TIMEOUTS_BEFORE_ABANDON:
-            _take_over_locked(series, seat, game, Conduct.Reason.TIMEOUTS)
-        series.save(update_fields=["seats"])
+        occupant.timeouts_in_row += 1
+        occupant.save(update_fields=["timeouts_in_row"])
+        if occupant.timeouts_in_row >= TIMEOUTS_BEFORE_ABANDON:
+            _take_over_locked(locked, seat, Conduct.Reason.TIMEOUTS)
         return version
 
 
-def note_player_acted_locked(series: Series, seat: int) -> None:
-    """A person acted themselves: their run of timeouts is over."""
-    entry = _entry(series, seat)
-    if entry.get("timeouts_in_row"):
-        entry["timeouts_in_row"] = 0
-        Series.objects.filter(pk=series.pk).update(seats=series.seats)
+def note_player_acted_locked(seat: SeriesSeat) -> None:
+    """A person acted themselves: their run of timeouts is over. Caller holds the locks."""
+    if seat.timeouts_in_row:
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["timeouts_in_row"])
 
 
-def _entry(series: Series, position: int) -> dict[str, Any]:
-    for entry in series.seats:
-        if int(entry["position"]) == position:
-            return entry
-    raise InvalidRequestError("No such seat in this series.")
-
-
-def _user_at(series: Series, position: int) -> int | None:
-    return _entry(series, position).get("user_id")
-
-
-def _take_over_locked(series: Series, position: int, game: Game | None, reason: str) -> None:
-    """A Casual bot takes ``position`` for the rest of the series. Caller saves series."""
-    entry = _entry(series, position)
-    user_id = entry.get("user_id")
-    if not user_id:
+def _take_over_locked(locked: Locked, position: int, reason: str) -> None:
+    """A Casual bot keeps ``position`` warm while its person is away (casual: until they
+    come back, services.clock.reclaim_seat; ranked: for the rest of the series, the
+    leaver rule). Caller holds the locks."""
+    game, series = locked.game, locked.series
+    seat = roster_seat(series, position)
+    if not seat.user_id:
         return
-    entry["away_user_id"] = user_id
-    entry["user_id"] = None
-    entry["bot_level"] = TAKEOVER_LEVEL
-    entry["timeouts_in_row"] = 0
+    user_id = seat.user_id
+    seat.away_user_id, seat.user, seat.bot_level = user_id, None, TAKEOVER_LEVEL
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["away_user", "user", "bot_level", "timeouts_in_row"])
     Conduct.objects.create(user_id=user_id, series=series, game=game, position=position,
                            kind=Conduct.Kind.ABANDON, reason=reason)
     publish.on_commit_table_changed(series.table_id)
     publish.on_commit_notice(series.table_id,
-                             f"{entry.get('name', 'A player')} left the table; a Casual bot "
-                             "plays their seat.")
-    if game is not None and game.status == Game.Status.PLAYING:
-        schedule.on_commit_after_change(game.pk, game.version)
+                             f"{seat.name or 'A player'} left the table; a Casual bot plays "
+                             "their seat" + (" until they come back." if not series.ranked
+                                             else " for the rest of this ranked series."))
+    if game.status == Game.Status.PLAYING:
+        if game.turn_seat == position:
+            game.turn_deadline = None  # a bot's turn has no clock
+            game.save(update_fields=["turn_deadline"])
+        schedule.on_commit_bot_turn(game.pk, game.version, force=True)
 
 
-def abandon_if_disconnected(game_id: int, expected_version: int) -> bool:
-    """60 s disconnected on one's own turn: a bot takes the seat (no-op otherwise)."""
-    from games.services.play import lock_game
+def abandon_if_disconnected(game_id: int, expected_version: int,
+                            now: datetime | None = None) -> bool:
+    """60 s away on one's own turn: a bot takes the seat (no-op otherwise).
 
+    "Away" is presence's word (games/presence.py): no socket of theirs has sent a
+    heartbeat, whether it closed cleanly or died.
+    """
+    now = now or timezone.now()
     with transaction.atomic():
         try:
-            game = lock_game(game_id)
+            locked = locks.lock_game(game_id)
         except NotFoundError:
             return False
-        if game.status != Game.Status.PLAYING or game.version != expected_version or game.paused:
+        game, series = locked.game, locked.series
+        if game.version != expected_version or game.status != Game.Status.PLAYING:
+            schedule.ensure_due_locked(locked)
             return False
-        state = engine.GameState.from_dict(game.state)
-        seat_position = state.turn
-        if seat_position is None or seat_position not in human_positions(game.series):
+        position = game.turn_seat
+        if game.paused or position is None or position not in person_positions(series):
             return False
-        seat = Seat.objects.filter(table_id=game.series.table_id, position=seat_position).first()
-        if seat is None or seat.connections > 0 or seat.disconnected_at is None:
+        user_id = roster_seat(series, position).user_id
+        assert user_id is not None
+        since = presence_store.absent_since(series.table_id, user_id, now.timestamp())
+        if since is None:
             return False
-        absent_since = max(seat.disconnected_at, game.turn_started_at or seat.disconnected_at)
-        if timezone.now() - absent_since < timedelta(seconds=DISCONNECT_GRACE_SECONDS):
+        started = game.turn_started_at.timestamp() if game.turn_started_at else since
+        if now.timestamp() - max(since, started) < DISCONNECT_GRACE_SECONDS:
             return False
-        series = Series.objects.select_for_update().get(pk=game.series_id)
-        _take_over_locked(series, seat_position, game, Conduct.Reason.DISCONNECT)
-        series.save(update_fields=["seats"])
-        game.turn_deadline = None
-        game.save(update_fields=["turn_deadline"])
+        _take_over_locked(locked, position, Conduct.Reason.DISCONNECT)
         return True
 
 
 def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
-    """A player whose seat a bot took comes back to a casual table and sits again."""
+    """A person whose seat a substitute bot keeps warm comes back to a casual table and
+    plays it again (the consumer calls this when they open the table). Returns the
+    position."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError("Sign in to reclaim your seat.")
     with transaction.atomic():
-        series = (Series.objects.select_for_update()
-                  .filter(table_id=table_id, status=Series.Status.PLAYING)
-                  .select_related("table").order_by("-number").first())
+        table = locks.lock_table(table_id)
+        series, game = locks.lock_current(table)
         if series is None:
             raise InvalidRequestError("No series is being played at this table.")
         if series.ranked:
             raise PermissionDeniedError("A seat left at a ranked table cannot be reclaimed.")
-        for entry in series.seats:
-            if entry.get("away_user_id") == user.pk:
-                entry["user_id"] = user.pk
-                entry["bot_level"] = ""
-                entry.pop("away_user_id")
-                series.save(update_fields=["seats"])
-                position = int(entry["position"])
-                game = series.games.filter(status=Game.Status.PLAYING).first()
-                Conduct.objects.create(user=user, series=series, game=game, position=position,
-                                       kind=Conduct.Kind.RECLAIM, reason=Conduct.Reason.RETURNED)
-                if game is not None:
-                    locked = Game.objects.select_for_update().get(pk=game.pk)
-                    state = engine.GameState.from_dict(locked.state)
-                    if state.turn == position:
-                        arm_turn_clock_locked(locked, state, series.table)
-                        locked.save(update_fields=["turn_started_at", "turn_deadline"])
-                publish.on_commit_table_changed(table_id)
-                return position
-        raise InvalidRequestError("You have no seat to reclaim at this table.")
+        position = away_position(series, user)
+        if position is None:
+            raise InvalidRequestError("You have no seat to reclaim at this table.")
+        seat = roster_seat(series, position)
+        if seat.gave_up:
+            raise InvalidRequestError("You left this series: the seat is no longer yours.")
+        seat.user, seat.away_user, seat.bot_level = user, None, ""
+        seat.save(update_fields=["user", "away_user", "bot_level"])
+        live = game if game is not None and game.status == Game.Status.PLAYING else None
+        Conduct.objects.create(user=user, series=series, game=live, position=position,
+                               kind=Conduct.Kind.RECLAIM, reason=Conduct.Reason.RETURNED)
+        if live is not None and live.turn_seat == position and not live.paused:
+            arm_turn_clock_locked(live, engine.GameState.from_dict(live.state), table)
+            live.save(update_fields=["turn_started_at", "turn_deadline", "turn_seat"])
+        publish.on_commit_table_changed(table_id)
+        publish.on_commit_notice(table_id, f"{seat.name or 'A player'} is back and plays "
+                                           "their seat again.")
+        return position
+
+
+def return_to_seat(table_id: int, user: AbstractBaseUser | None) -> int | None:
+    """Give a returning person their casual seat back, if a substitute keeps it warm.
+
+    Called when they open the table (the consumer's connect): no click needed. At a
+    ranked table nothing changes (the leaver rule); the snapshot tells them why.
+    Returns the position reclaimed, or None.
+    """
+    if user is None or not user.is_authenticated:
+        return None
+    waiting = SeriesSeat.objects.filter(away_user=user, gave_up=False,
+                                        series__table_id=table_id,
+                                        series__status=Series.Status.PLAYING,
+                                        series__ranked=False).exists()
+    if not waiting:
+        return None
+    try:
+        return reclaim_seat(table_id, user)
+    except ServiceError:
+        return None  # the series ended or the seat was given back meanwhile
+
+
+def leave_series(table_id: int, user: AbstractBaseUser | None) -> None:
+    """A person leaves the series they play at ``table_id`` for good (to start another
+    game). With nobody else at the table the series ends (the bots agree, as in a
+    vote); otherwise a bot plays their seat on and it is no longer theirs to reclaim.
+    At a ranked table that is an abandonment under the leaver rule."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in first.")
+    with transaction.atomic():
+        table = locks.lock_table(table_id)
+        series, game = locks.lock_current(table)
+        if series is None:
+            raise InvalidRequestError("No series is being played at this table.")
+        position = series_position(series, user)
+        if position is None:
+            position = away_position(series, user)
+        if position is None:
+            raise NotYourSeatError("You do not play at this table.")
+        others = [s for s in roster(series) if s.position != position and s.person_id]
+        if not others:
+            finish.end_series_locked(table, series, Termination.VOTED_END)
+            publish.on_commit_table_changed(table_id)
+            return
+        if game is not None and roster_seat(series, position).user_id:
+            _take_over_locked(Locked(table, series, game), position, Conduct.Reason.LEFT)
+        seat = roster_seat(series, position)
+        seat.gave_up = True
+        seat.save(update_fields=["gave_up"])

@@ -29,6 +29,12 @@ class NotFoundError(ServiceError):
     code = "not_found"
 
 
+class NoGameError(ServiceError):
+    """No game is being played at this table right now."""
+
+    code = "no_game"
+
+
 class PermissionDeniedError(ServiceError):
     """The actor may not do this (not the owner, not seated, not verified)."""
 

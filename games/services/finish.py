@@ -1,8 +1,17 @@
-"""The one place a game ends (lila's ``finisher``): result, series score, next game.
+"""The one place a game or a series ends (lila's ``Finisher``).
 
-R16–R18: store the GameResult, add the loss points to the series, finish the series
-when a team reaches the target (the goat), otherwise deal the next game after a pause
-in which the players read the summary (R15: the last taker leads it).
+Every end goes through here with a termination reason (models.Termination):
+
+- ``completed``: the game was played out (R14); the series ends when a team reaches
+  the target (R18, the goat), else the next game is dealt after a pause in which the
+  players read the summary (R15: the last taker leads it);
+- ``voted_end``: the players voted to end a casual series (services/votes.py);
+- ``abandoned``: nobody was at the table any more (services/sweep.py);
+- ``voided``: a moderator voided the series (its games stay in the record, marked).
+
+The hooks fire on commit with the reason (games/signals.py), and the apps that react
+(ratings, later tournaments and moderation) act on that reason explicitly. Callers
+hold the locks in the order of services/locks.py.
 """
 
 from __future__ import annotations
@@ -13,17 +22,42 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine, signals
-from games.models import Game, GameResult, Series, Table
+from games.models import Game, GameResult, Series, Table, Termination
 from games.services import schedule
+from games.services.locks import Locked
+
+SERIES_STATUS = {
+    Termination.COMPLETED: Series.Status.FINISHED,
+    Termination.VOTED_END: Series.Status.ABORTED,
+    Termination.ABANDONED: Series.Status.ABORTED,
+    Termination.VOIDED: Series.Status.VOIDED,
+}
+# A game stopped before its end: by a vote or an empty table, or voided.
+STOPPED_GAME_STATUS = {
+    Termination.VOTED_END: Game.Status.ABORTED,
+    Termination.ABANDONED: Game.Status.ABORTED,
+    Termination.VOIDED: Game.Status.VOIDED,
+}
+TABLE_STATUS = {
+    Termination.COMPLETED: Table.Status.FINISHED,
+    Termination.VOTED_END: Table.Status.FINISHED,
+    Termination.ABANDONED: Table.Status.ABANDONED,
+    Termination.VOIDED: Table.Status.FINISHED,
+}
 
 
-def finish_game_locked(game: Game, state: engine.GameState, result: engine.GameOutcome) -> None:
-    """Record the end of ``game``. The caller holds the game's row lock."""
+def finish_game_locked(locked: Locked, state: engine.GameState,
+                       result: engine.GameOutcome) -> None:
+    """A game was played out (R14–R17): store its result, score the series (R18)."""
+    game, series = locked.game, locked.series
     now = timezone.now()
     game.status = Game.Status.FINISHED
+    game.termination = Termination.COMPLETED
     game.finished_at = now
     game.turn_deadline = None
-    game.save(update_fields=["status", "finished_at", "turn_deadline"])
+    game.turn_seat = None
+    game.save(update_fields=["status", "termination", "finished_at", "turn_deadline",
+                             "turn_seat"])
     GameResult.objects.create(
         game=game,
         points_a=result.points["A"], points_b=result.points["B"],
@@ -31,28 +65,44 @@ def finish_game_locked(game: Game, state: engine.GameState, result: engine.GameO
         loss_points_a=result.loss_points["A"], loss_points_b=result.loss_points["B"],
         eggs=result.eggs, winner=result.winner or "", last_taker=result.last_taker,
     )
-    series = Series.objects.select_for_update().get(pk=game.series_id)
     series_state = engine.record_game(engine.Series.from_dict(series.state), result)
     series.state = series_state.to_dict()
     series.loss_points_a = series_state.loss_points["A"]
     series.loss_points_b = series_state.loss_points["B"]
     series.eggs = series_state.eggs
-    fields = ["state", "loss_points_a", "loss_points_b", "eggs"]
-    if series_state.over:
-        series.status = Series.Status.FINISHED
-        series.winner = series_state.winner or ""
-        series.goat = series_state.goat or ""
-        series.finished_at = now
-        fields += ["status", "winner", "goat", "finished_at"]
-        Table.objects.filter(pk=series.table_id).update(status=Table.Status.FINISHED,
-                                                        updated_at=now)
-    series.save(update_fields=fields)
-
+    series.save(update_fields=["state", "loss_points_a", "loss_points_b", "eggs"])
     transaction.on_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk,
                                   series_id=series.pk))
     if series_state.over:
-        transaction.on_commit(partial(signals.series_finished.send, sender=Series,
-                                      series_id=series.pk, winner=series.winner,
-                                      goat=series.goat))
+        series.winner = series_state.winner or ""
+        series.goat = series_state.goat or ""
+        end_series_locked(locked.table, series, Termination.COMPLETED)
     else:
         schedule.on_commit_next_game(series.pk, game.number)
+
+
+def end_series_locked(table: Table, series: Series, termination: str) -> None:
+    """End ``series`` for ``termination``; a game still being played stops with it.
+
+    The caller holds the table's and the series' locks (and the live game's, if it
+    locked it). Ending a series that already ended is refused loudly: callers check.
+    """
+    if termination not in SERIES_STATUS:
+        raise ValueError(f"unknown termination {termination!r}")
+    if series.status != Series.Status.PLAYING and termination != Termination.VOIDED:
+        raise ValueError(f"series {series.pk} has already ended")
+    now = timezone.now()
+    if termination in STOPPED_GAME_STATUS:
+        Game.objects.filter(series=series, status=Game.Status.PLAYING).update(
+            status=STOPPED_GAME_STATUS[termination], termination=termination,
+            finished_at=now, turn_deadline=None, turn_seat=None)
+    series.status = SERIES_STATUS[termination]
+    series.termination = termination
+    series.finished_at = series.finished_at or now
+    series.save(update_fields=["status", "termination", "finished_at", "winner", "goat"])
+    if table.status == Table.Status.PLAYING or termination == Termination.ABANDONED:
+        table.status = TABLE_STATUS[termination]
+        table.save(update_fields=["status", "updated_at"])
+    transaction.on_commit(partial(signals.series_finished.send, sender=Series,
+                                  series_id=series.pk, winner=series.winner,
+                                  goat=series.goat, termination=termination))

@@ -17,12 +17,13 @@ from django.db import transaction
 
 from games import engine
 from games.models import Game, Move, Series
-from games.selectors import series_position
-from games.services import clock, finish, publish, schedule
+from games.selectors import bot_seats, roster_seat, series_position
+from games.services import clock, finish, locks, publish, schedule
 from games.services.errors import (
     GameOverError,
     IllegalActionError,
     InvalidRequestError,
+    NoGameError,
     NotFoundError,
     NotYourSeatError,
     StaleVersionError,
@@ -56,21 +57,6 @@ def _version(raw: Any) -> int:
     return raw
 
 
-def lock_game(game_id: Any) -> Game:
-    """Lock and return the game row. Call inside ``transaction.atomic``.
-
-    The row lock serialises every writer of this game (people, bots, timeouts) on
-    PostgreSQL; on SQLite the IMMEDIATE transaction does the same.
-    """
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFoundError("No such game.")
-    game = (Game.objects.select_for_update(of=("self",)).select_related("series__table")
-            .filter(pk=game_id).first())
-    if game is None:
-        raise NotFoundError("No such game.")
-    return game
-
-
 def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
                   expected_version: Any) -> int:
     """A person plays ``action`` on the version they saw. Returns the new version.
@@ -81,13 +67,38 @@ def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
     parsed = parse_action(action)
     version = _version(expected_version)
     with transaction.atomic():
-        game = lock_game(game_id)
-        seat = series_position(game.series, user)
-        if seat is None:
-            raise NotYourSeatError("You do not sit at this game.")
-        _check_playable(game, version)
-        state = engine.GameState.from_dict(game.state)
-        return apply_locked(game, state, seat, parsed, Move.Source.PLAYER)
+        return _act_locked(locks.lock_game(game_id), user, parsed, version)
+
+
+def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: Any,
+                        expected_version: Any, game_id: Any = None) -> int:
+    """:func:`submit_action` on the game being played at ``table_id`` (the live table's
+    socket knows its table, not always the game). ``game_id``, when given, must be it.
+    """
+    parsed = parse_action(action)
+    version = _version(expected_version)
+    if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
+        raise InvalidRequestError("game_id must be the id of the game you saw.")
+    with transaction.atomic():
+        table = locks.lock_table(table_id)
+        series, game = locks.lock_current(table)
+        if game_id is not None and (game is None or game.pk != game_id):
+            if Game.objects.filter(pk=game_id, series__table_id=table.pk).exists():
+                raise GameOverError("That game is over.")
+            raise NotFoundError("That game is not at this table.")
+        if series is None or game is None:
+            raise NoGameError("No game is being played at this table.")
+        return _act_locked(locks.Locked(table, series, game), user, parsed, version)
+
+
+def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: engine.Action,
+                version: int) -> int:
+    seat = series_position(locked.series, user)
+    if seat is None:
+        raise NotYourSeatError("You do not sit at this game.")
+    _check_playable(locked.game, version)
+    state = engine.GameState.from_dict(locked.game.state)
+    return apply_locked(locked, state, seat, action, Move.Source.PLAYER)
 
 
 def _check_playable(game: Game, expected_version: int) -> None:
@@ -101,9 +112,10 @@ def _check_playable(game: Game, expected_version: int) -> None:
             "resync and try again.", game.version)
 
 
-def apply_locked(game: Game, state: engine.GameState, seat: int, action: engine.Action,
-                 source: str) -> int:
-    """Apply, store and announce one action. The caller holds the game's row lock."""
+def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
+                 action: engine.Action, source: str) -> int:
+    """Apply, store and announce one action. The caller holds the locks (locks.py)."""
+    game, series = locked.game, locked.series
     try:
         new_state = engine.apply(state, seat, action)
     except engine.IllegalActionError as exc:
@@ -112,23 +124,21 @@ def apply_locked(game: Game, state: engine.GameState, seat: int, action: engine.
     Move.objects.create(game=game, seq=game.version, seat=seat, kind=action.kind,
                         cards=[c.code for c in action.cards], source=source)
     game.state = new_state.to_dict()
+    roster_seat_ = roster_seat(series, seat)
     if source == Move.Source.PLAYER:
-        clock.note_player_acted_locked(game.series, seat)
-    clock.arm_turn_clock_locked(game, new_state, game.series.table)
+        clock.note_player_acted_locked(roster_seat_)
+    elif roster_seat_.away_user_id:
+        game.substitute_seats |= 1 << seat  # not the absent person's own play
+    clock.arm_turn_clock_locked(game, new_state, locked.table)
     game.save(update_fields=["version", "state", "turn_started_at", "turn_deadline",
-                             "updated_at"])
+                             "turn_seat", "substitute_seats", "updated_at"])
     result = engine.outcome(new_state)
     if result is not None:
-        finish.finish_game_locked(game, new_state, result)
+        finish.finish_game_locked(locked, new_state, result)
     publish.on_commit_game_changed(game, new_state)
-    if result is None and bot_seats(game.series):
-        schedule.on_commit_after_change(game.pk, game.version)
+    if result is None and bot_seats(series):
+        schedule.on_commit_bot_turn(game.pk, game.version)
     return game.version
-
-
-def bot_seats(series: Series) -> dict[int, str]:
-    """Positions held by bots in this series, with their levels."""
-    return {int(e["position"]): e["bot_level"] for e in series.seats if e.get("bot_level")}
 
 
 def choose_bot_action(state: engine.GameState, seat: int, level: str,
@@ -153,20 +163,25 @@ def public_score(series: Series) -> dict[str, Any]:
 def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
     """Let the bots act on ``expected_version``: a bot molodka first, else the bot on turn.
 
-    Compare-and-set: a task that arrives late (the version moved on) or twice does
-    nothing and returns None.
+    Compare-and-set: a task that arrives late (the version moved on) or twice changes
+    nothing and returns None; when it finds the game moved on it makes sure whatever
+    the current version waits for is queued (schedule.ensure_due_locked).
     """
     version = _version(expected_version)
     with transaction.atomic():
         try:
-            game = lock_game(game_id)
+            locked = locks.lock_game(game_id)
         except NotFoundError:
             return None
-        if game.status != Game.Status.PLAYING or game.version != version or game.paused:
+        game, series = locked.game, locked.series
+        if game.version != version or game.status != Game.Status.PLAYING:
+            schedule.ensure_due_locked(locked)
+            return None
+        if game.paused:
             return None
         state = engine.GameState.from_dict(game.state)
-        bots = bot_seats(game.series)
-        score = public_score(game.series)
+        bots = bot_seats(series)
+        score = public_score(series)
         rng = random.Random(f"{game.seed}:{game.version}")
         # Out-of-turn molodkas (R11) first: they restart the trick, so they must be
         # considered before the bot on turn plays into it.
@@ -176,10 +191,10 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             ):
                 choice = choose_bot_action(state, seat, bots[seat], rng, score)
                 if isinstance(choice, engine.Molodka):
-                    return apply_locked(game, state, seat, choice, Move.Source.BOT)
+                    return apply_locked(locked, state, seat, choice, Move.Source.BOT)
         if state.turn is not None and state.turn in bots:
             choice = choose_bot_action(state, state.turn, bots[state.turn], rng, score)
             if choice is None:
                 choice = engine.legal_actions(state, state.turn)[0]
-            return apply_locked(game, state, state.turn, choice, Move.Source.BOT)
+            return apply_locked(locked, state, state.turn, choice, Move.Source.BOT)
         return None

@@ -1,98 +1,109 @@
-"""Who is connected: counts of open table sockets per seat and per table.
+"""What follows from presence (games/presence.py holds the heartbeats themselves).
 
-The counters live in the database so that every web process sees the same presence,
-and the clock sweep can tell a disconnected player on turn (issue 6). A web process
-that crashes leaves its counts behind; the counts heal when the player's next
-connection closes, and the empty-table sweep errs on the side of keeping a table open.
+- a person opening the table appears online to everyone: the table's snapshot is
+  pushed again (a spectator's socket changes no seat, so it pushes nothing);
+- a seated person's last socket going away on their own turn starts the absence
+  countdown (services/clock.abandon_if_disconnected, 60 s);
+- sockets that died without a close are reaped by the sweep (:func:`reap`), which
+  then does the same as for a clean close; the sweep's absentee pass is the backstop
+  for the countdown.
+
+Presence is advisory: a Redis failure is logged, never raised into a consumer.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DatabaseError, transaction
-from django.db.models import F
-from django.db.models.functions import Greatest
-from django.utils import timezone
+from django.db.models import Q
 
-from games import engine
-from games.models import Game, Seat, Series, Table
+from games import presence as store
+from games.models import Game, Seat, Series, SeriesSeat
 from games.services import publish, schedule
-from games.services.clock import DISCONNECT_GRACE_SECONDS
 
 logger = logging.getLogger(__name__)
 
 
-def _is_person(user: AbstractBaseUser | None) -> bool:
-    return user is not None and user.is_authenticated
+def _person_id(user: AbstractBaseUser | None) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
 
 
-def connected(table_id: int, user: AbstractBaseUser | None) -> None:
-    """A socket of ``user`` (or of an anonymous spectator) opened at the table."""
-    Table.objects.filter(pk=table_id).update(connections=F("connections") + 1)
-    if not _is_person(user):
-        return
-    with transaction.atomic():
-        Table.objects.filter(pk=table_id).update(human_connections=F("human_connections") + 1,
-                                                 empty_since=None)
-        changed = Seat.objects.filter(table_id=table_id, user=user).update(
-            connections=F("connections") + 1, disconnected_at=None)
-        if changed:
-            publish.on_commit_table_changed(table_id)
+def _plays_here(table_id: int, user_id: int) -> bool:
+    """Whether the user sits at the table or plays (or is kept warm) in its series."""
+    return (Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
+            or SeriesSeat.objects.filter(Q(user_id=user_id) | Q(away_user_id=user_id),
+                                         series__table_id=table_id,
+                                         series__status=Series.Status.PLAYING).exists())
 
 
-def disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
-    """A socket of ``user`` closed; on their own turn the 60 s countdown starts.
-
-    Presence is advisory: a failed write is logged, never raised into the consumer's
-    disconnect (the next connection event heals the counts).
-    """
+def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
+    """A socket opened at the table (``conn``: its channel name)."""
+    user_id = _person_id(user)
     try:
-        _disconnected(table_id, user)
-    except DatabaseError:
-        logger.exception("presence: could not record a disconnect at table %s", table_id)
-
-
-def _disconnected(table_id: int, user: AbstractBaseUser | None) -> None:
-    now = timezone.now()
-    with transaction.atomic():
-        if _is_person(user):
-            _person_left_locked(table_id, user, now)
-        # Last and in the same transaction, so that a count of 0 means every presence
-        # write of this disconnect is committed (tests wait on it before a flush).
-        Table.objects.filter(pk=table_id).update(connections=Greatest(F("connections") - 1, 0))
-
-
-def _person_left_locked(table_id: int, user: AbstractBaseUser, now: Any) -> None:
-    Table.objects.filter(pk=table_id).update(
-        human_connections=Greatest(F("human_connections") - 1, 0))
-    Table.objects.filter(pk=table_id, human_connections=0, empty_since__isnull=True).update(
-        empty_since=now)
-    seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
-    if seat is None:
+        was_away = user_id is not None and user_id not in store.live_user_ids(table_id)
+        store.touch(table_id, conn, user_id)
+    except Exception:  # noqa: BLE001 - advisory; see the module docstring
+        logger.exception("presence: could not record a connect at table %s", table_id)
         return
-    seat.connections = max(0, seat.connections - 1)
-    if seat.connections == 0:
-        seat.disconnected_at = now
-    seat.save(update_fields=["connections", "disconnected_at"])
-    publish.on_commit_table_changed(table_id)
-    if seat.connections == 0:
-        _arm_disconnect_check(table_id, seat.position)
+    if was_away and user_id is not None and _plays_here(table_id, user_id):
+        publish.table_changed(table_id)
 
 
-def _arm_disconnect_check(table_id: int, position: int) -> None:
+def heartbeat(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
+    """The socket is still open."""
+    try:
+        store.touch(table_id, conn, _person_id(user))
+    except Exception:  # noqa: BLE001 - advisory
+        logger.warning("presence: heartbeat failed at table %s", table_id, exc_info=True)
+
+
+def disconnected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
+    """A socket closed cleanly; a person's last one may start the absence countdown."""
+    user_id = _person_id(user)
+    try:
+        gone = store.drop(table_id, conn, user_id)
+    except Exception:  # noqa: BLE001 - advisory
+        logger.exception("presence: could not record a disconnect at table %s", table_id)
+        return
+    if gone and user_id is not None:
+        _person_left(table_id, user_id)
+
+
+def _person_left(table_id: int, user_id: int) -> None:
+    if not _plays_here(table_id, user_id):
+        return
+    publish.table_changed(table_id)
     game = (Game.objects.filter(series__table_id=table_id, status=Game.Status.PLAYING,
                                 series__status=Series.Status.PLAYING)
-            .order_by("-id").first())
-    if game is None:
+            .order_by("-id").values("pk", "version", "turn_seat", "series_id").first())
+    if game is None or game["turn_seat"] is None:
         return
-    if engine.GameState.from_dict(game.state).turn == position:
-        schedule.on_commit_disconnect_check(game.pk, game.version, DISCONNECT_GRACE_SECONDS)
+    on_turn = SeriesSeat.objects.filter(series_id=game["series_id"], position=game["turn_seat"],
+                                        user_id=user_id).exists()
+    if on_turn:
+        from games.services.clock import DISCONNECT_GRACE_SECONDS
+
+        schedule.disconnect_check(game["pk"], game["version"], DISCONNECT_GRACE_SECONDS)
 
 
-def connected_positions(table_id: int) -> set[int]:
-    """Positions whose player has at least one open socket."""
-    return set(Seat.objects.filter(table_id=table_id, connections__gt=0)
-               .values_list("position", flat=True))
+def reap(now: float | None = None) -> int:
+    """Count sockets that died without a close as gone (the sweep calls this).
+
+    Returns how many tables were told that someone left.
+    """
+    told = 0
+    for table_id, users in store.reap(now).items():
+        for user_id in users:
+            _person_left(table_id, user_id)
+            told += 1
+    return told
+
+
+def connected_user_ids(table_id: int) -> set[int]:
+    """Signed-in people with a socket open at the table."""
+    try:
+        return store.live_user_ids(table_id)
+    except Exception:  # noqa: BLE001 - advisory
+        logger.warning("presence: could not read table %s", table_id, exc_info=True)
+        return set()

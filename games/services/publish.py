@@ -90,6 +90,11 @@ def chat(table_id: int, message: dict[str, Any]) -> None:
     _send(table_group(table_id), {"type": "table.chat", "message": message})
 
 
+def chat_hidden(table_id: int, message_ids: list[int]) -> None:
+    """Withdraw hidden chat lines from every open screen at the table."""
+    _send(table_group(table_id), {"type": "table.chat_hidden", "ids": message_ids})
+
+
 def on_commit_notice(table_id: int, text: str) -> None:
     """After commit, tell everyone at the table something happened (a bot took a seat)."""
     transaction.on_commit(lambda: _send(table_group(table_id), {"type": "table.notice",

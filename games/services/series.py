@@ -12,12 +12,12 @@ from collections.abc import Callable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 
 from games import engine
-from games.models import Game, Seat, Series, Table, Team
-from games.services import clock, publish, schedule
-from games.services.errors import PermissionDeniedError, TableStateError
+from games.models import Game, Seat, Series, SeriesSeat, Table, Team
+from games.selectors import bot_seats
+from games.services import clock, locks, publish, schedule
+from games.services.errors import NotFoundError, PermissionDeniedError, TableStateError
 from games.services.tables import lock_table
 
 
@@ -50,13 +50,12 @@ def team_of(first: Seat, second: Seat) -> Team | None:
     return team
 
 
-def seats_snapshot(seats: list[Seat]) -> list[dict[str, object]]:
-    """Who sat where when the series started: the series keeps this for ever."""
-    return [
-        {"position": s.position, "user_id": s.user_id, "bot_level": s.bot_level,
-         "name": s.occupant_label}
-        for s in seats
-    ]
+def create_roster(series: Series, seats: list[Seat]) -> None:
+    """The series' roster (SeriesSeat rows) from who sits at the table at its start."""
+    SeriesSeat.objects.bulk_create(
+        SeriesSeat(series=series, position=s.position, user_id=s.user_id,
+                   bot_level=s.bot_level, name=s.occupant_label[:80])
+        for s in seats)
 
 
 def start_with_bots(user: AbstractBaseUser, level: str = "casual") -> Table:
@@ -96,20 +95,21 @@ def start_series_locked(table: Table) -> Series:
     first_dealer = first_dealer_source()  # R4: the first dealer is chosen at random
     state = engine.new_series(target=table.series_target, first_dealer=first_dealer)
     series = Series.objects.create(
-        table=table, number=number, seats=seats_snapshot(seats), target=table.series_target,
+        table=table, number=number, target=table.series_target,
         ranked=table.kind == Table.Kind.RANKED, first_dealer=first_dealer,
         state=state.to_dict(), team_ns=team_of(seats[0], seats[2]),
         team_ew=team_of(seats[1], seats[3]),
     )
+    create_roster(series, seats)
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])
-    create_game_locked(series)
+    create_game_locked(table, series)
     publish.on_commit_table_changed(table.pk)
     return series
 
 
-def create_game_locked(series: Series) -> Game:
-    """Deal the series' next game. The caller holds the table lock or the series row."""
+def create_game_locked(table: Table, series: Series) -> Game:
+    """Deal the series' next game. The caller holds the table's and the series' locks."""
     state = engine.Series.from_dict(series.state)
     number = series.games.count() + 1
     dealer, leader = state.next_dealer, state.next_leader
@@ -121,30 +121,32 @@ def create_game_locked(series: Series) -> Game:
         state=game_state.to_dict(),
     )
     game.save()
-    clock.arm_turn_clock_locked(game, game_state, series.table)
-    game.save(update_fields=["turn_started_at", "turn_deadline"])
-    if any(entry.get("bot_level") for entry in series.seats):
-        schedule.on_commit_after_change(game.pk, game.version)
+    clock.arm_turn_clock_locked(game, game_state, table)
+    game.save(update_fields=["turn_started_at", "turn_deadline", "turn_seat"])
+    if bot_seats(series):
+        schedule.on_commit_bot_turn(game.pk, game.version)
     return game
 
 
 def start_next_game(series_id: int, after_number: int) -> Game | None:
     """Deal game ``after_number + 1`` if the series goes on and it is not dealt yet.
 
-    Idempotent (a delayed task and the sweep may both call it): the series row lock and
-    the existing-games check make a second call a no-op.
+    Idempotent (a delayed task and the sweep may both call it): the locks and the
+    existing-games check make a second call a no-op.
     """
     with transaction.atomic():
-        series = (Series.objects.select_for_update(of=("self",)).select_related("table")
-                  .filter(pk=series_id).first())
-        if series is None or series.status != Series.Status.PLAYING:
+        try:
+            table, series = locks.lock_series(series_id)
+        except NotFoundError:
+            return None
+        if series.status != Series.Status.PLAYING:
             return None
         if series.games.filter(number__gt=after_number).exists():
             return None
         last = series.games.filter(number=after_number).first()
         if last is None or last.status == Game.Status.PLAYING:
             return None
-        game = create_game_locked(series)
-        Table.objects.filter(pk=series.table_id).update(updated_at=timezone.now())
-        publish.on_commit_table_changed(series.table_id)
+        game = create_game_locked(table, series)
+        table.save(update_fields=["updated_at"])
+        publish.on_commit_table_changed(table.pk)
         return game

@@ -18,11 +18,11 @@ from games.models import BotLevel, Seat, Table
 from games.services import publish
 from games.services.errors import (
     InvalidRequestError,
-    NotFoundError,
     PermissionDeniedError,
     SeatTakenError,
     TableStateError,
 )
+from games.services.locks import lock_table
 
 NAME_MAX_LENGTH = 60
 CASUAL_TARGETS = (6, 12, 18)
@@ -96,14 +96,6 @@ def create_table(owner: AbstractBaseUser, settings: TableSettings) -> Table:
         Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(4))
         publish.on_commit_table_changed(table.pk)
     return table
-
-
-def lock_table(table_id: int) -> Table:
-    """Lock and return the table row. Call inside ``transaction.atomic``."""
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise NotFoundError("No such table.") from None
 
 
 def _seats(table: Table) -> list[Seat]:

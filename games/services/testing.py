@@ -13,9 +13,9 @@ from django.db import transaction
 from games import engine
 from games.conf import game_settings
 from games.models import Game
-from games.services import publish, schedule
+from games.selectors import bot_seats
+from games.services import clock, locks, publish, schedule
 from games.services.errors import InvalidRequestError, PermissionDeniedError
-from games.services.play import bot_seats
 
 
 def setup_position(table_id: int, position: dict[str, Any]) -> Game:
@@ -31,17 +31,18 @@ def setup_position(table_id: int, position: dict[str, Any]) -> Game:
     except (ValueError, KeyError, TypeError) as exc:
         raise InvalidRequestError(f"Not a valid position: {exc}") from None
     with transaction.atomic():
-        game = (Game.objects.select_for_update().select_related("series")
-                .filter(series__table_id=table_id, status=Game.Status.PLAYING)
-                .order_by("-id").first())
-        if game is None:
+        table = locks.lock_table(table_id)
+        series, game = locks.lock_current(table)
+        if series is None or game is None or game.status != Game.Status.PLAYING:
             raise InvalidRequestError("No game is being played at this table.")
         game.moves.all().delete()
         game.version += 1
         game.state = state.to_dict()
         game.trump_card = state.trump_card.code
-        game.save(update_fields=["version", "state", "trump_card"])
+        clock.arm_turn_clock_locked(game, state, table)
+        game.save(update_fields=["version", "state", "trump_card", "turn_started_at",
+                                 "turn_deadline", "turn_seat"])
         publish.on_commit_game_changed(game, state)
         if bot_seats(game.series):
-            schedule.on_commit_after_change(game.pk, game.version)
+            schedule.on_commit_bot_turn(game.pk, game.version)
     return game

@@ -71,6 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.live_game",
             ],
         },
     },
@@ -222,6 +223,8 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(RUN_DIR / "staticfiles")) or RUN_D
 # --- Game tunables (read through games/conf.py) ---------------------------------------
 KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
 KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
+# A table socket refreshes its presence entry this often; it expires after 3 missed beats.
+KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Ratings: OpenSkill PlackettLuce. beta = 25/3, not the package's 25/6: one deal says

@@ -54,3 +54,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Presence heartbeats every second (an entry lives 3 s without one), so that tests of
+# a crashed socket wait seconds, not half a minute (games/presence.py).
+KOZEL_PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 1.0))

@@ -174,6 +174,9 @@ function onFrame(frame) {
     case "chat":
       addChat(frame.message);
       return;
+    case "chat_hidden":
+      if (Array.isArray(frame.ids)) removeChat(frame.ids);
+      return;
     case "notice":
       // Something happened to the table itself: a bot took a seat, a vote carried.
       announce(frame.text);
@@ -215,6 +218,12 @@ function onSnapshot(snap) {
       }, 8000);
     }
   }
+  if (old && old.series && snap.series && old.series.id !== snap.series.id) {
+    // "Play again": a new series began; the last one's summaries are gone at once.
+    closeSummary();
+    S.summary = null;
+  }
+  reconcileChat(snap.chat || []);
   (snap.chat || []).forEach(addChat);
   const newView = view();
   if (old && oldView && newView && oldGameId === S.gameId) onViewChanged(oldView, newView);
@@ -1009,15 +1018,43 @@ function tickClock() {
 
 // ---- chat --------------------------------------------------------------------------------
 
+// Each line appears once (issue 11): lines the page rendered carry data-chat-id and are
+// marked seen at start; snapshots and chat frames then add only lines not seen yet.
 function addChat(m) {
-  if (!m || S.chatSeen.has(m.id ?? `${m.at}:${m.text}`)) return;
-  S.chatSeen.add(m.id ?? `${m.at}:${m.text}`);
+  if (!m || S.chatSeen.has(String(m.id ?? `${m.at}:${m.text}`))) return;
+  S.chatSeen.add(String(m.id ?? `${m.at}:${m.text}`));
   const list = $("#kz-chat-list");
-  const li = h("li", {}, h("strong", { text: m.name || m.user || "?" }), h("span", { text: ` ${m.text}` }));
+  const li = h("li", { "data-chat-id": m.id ?? "" }, h("strong", { text: m.name || m.user || "?" }), h("span", { text: ` ${m.text}` }));
   if (m.at) li.title = new Date(m.at).toLocaleTimeString();
   list.append(li);
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
+}
+
+function markRenderedChat() {
+  document.querySelectorAll("#kz-chat-list li[data-chat-id]").forEach((li) => S.chatSeen.add(li.dataset.chatId));
+}
+
+// A moderator hid lines: withdraw them from this screen (a chat_hidden frame), and on a
+// snapshot drop any shown line the server no longer lists within its backlog.
+function removeChat(ids) {
+  const gone = new Set(ids.map(String));
+  document.querySelectorAll("#kz-chat-list li[data-chat-id]").forEach((li) => {
+    if (gone.has(li.dataset.chatId)) li.remove();
+  });
+}
+
+function reconcileChat(lines) {
+  const ids = lines.map((m) => m.id).filter(Number.isInteger);
+  if (!ids.length) return;
+  const oldest = Math.min(...ids);
+  const listed = new Set(ids.map(String));
+  const stale = [];
+  document.querySelectorAll("#kz-chat-list li[data-chat-id]").forEach((li) => {
+    const id = Number(li.dataset.chatId);
+    if (Number.isInteger(id) && id >= oldest && !listed.has(li.dataset.chatId)) stale.push(id);
+  });
+  if (stale.length) removeChat(stale);
 }
 
 // ---- misc ui ---------------------------------------------------------------------------
@@ -1178,6 +1215,7 @@ function init() {
     submitSeatForm(form);
   });
   document.addEventListener("keydown", onKey);
+  markRenderedChat();
   const initial = document.getElementById("initial-snapshot");
   if (initial) {
     try {

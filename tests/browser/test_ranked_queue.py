@@ -48,7 +48,7 @@ def test_four_players_queue_play_a_ranked_series_and_see_their_ratings(
     assert len(table_ids) == 1, "all four at one table"
     series = Series.objects.get(table_id=table_ids.pop())
     assert series.ranked
-    assert sorted(e["user_id"] for e in series.seats) == sorted(u.pk for u in users)
+    assert sorted(s.user_id for s in series.roster.all()) == sorted(u.pk for u in users)
 
     finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users})
     assert finished.status == Series.Status.FINISHED

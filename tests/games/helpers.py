@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from games import engine
-from games.models import Game, Seat, Series
+from games.models import Game, Seat, Series, SeriesSeat
 from games.services import series as series_service
 from games.services import tables
 
@@ -36,7 +36,13 @@ def users_by_position(series: Series) -> dict[int, Any]:
     from django.contrib.auth import get_user_model
 
     users = {u.pk: u for u in get_user_model().objects.all()}
-    return {e["position"]: users[e["user_id"]] for e in series.seats if e.get("user_id")}
+    return {seat.position: users[seat.user_id]
+            for seat in SeriesSeat.objects.filter(series=series) if seat.user_id}
+
+
+def roster_entry(series: Series, position: int) -> SeriesSeat:
+    """The series' roster row of ``position``, fresh from the database."""
+    return SeriesSeat.objects.get(series=series, position=position)
 
 
 def first_legal(state: engine.GameState, seat: int, kind: str | None = None) -> engine.Action:
@@ -64,3 +70,13 @@ def card_codes_in(obj: Any) -> set[str]:
 
 def seat_positions(table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).order_by("position"))
+
+
+def assert_games_verified() -> None:
+    """Every game in the test database replays from its seed and moves and agrees with
+    what was stored (``manage.py verify_games --all``); fails with the anomaly lines.
+    Integration tests call it at their end."""
+    from games import verify
+
+    report = verify.verify(verify.select_games(everything=True))
+    assert report.ok, "\n".join([*(str(a) for a in report.anomalies), report.summary()])

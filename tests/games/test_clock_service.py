@@ -8,11 +8,17 @@ import pytest
 from django.utils import timezone
 
 from games import engine
-from games.models import Conduct, Game, Move, Seat
-from games.services import clock, play, presence, tables
+from games.models import Conduct, Game, Move
+from games.services import clock, locks, play, presence, tables
 from games.services import series as series_service
 from games.services.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
-from tests.games.helpers import current_game, first_legal, state_of, users_by_position
+from tests.games.helpers import (
+    current_game,
+    first_legal,
+    roster_entry,
+    state_of,
+    users_by_position,
+)
 
 
 @pytest.fixture
@@ -74,8 +80,7 @@ def test_acting_in_time_clears_the_run_of_timeouts(clocked):
     state = state_of(game)
     seat = state.turn
     play.submit_action(game.pk, users[seat], first_legal(state, seat).to_dict(), 1)
-    series.refresh_from_db()
-    assert all(not e.get("timeouts_in_row") for e in series.seats if e["position"] == seat)
+    assert roster_entry(series, seat).timeouts_in_row == 0
 
 
 def test_two_timeouts_in_a_row_hand_the_seat_to_a_casual_bot(clocked):
@@ -95,10 +100,9 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_a_casual_bot(clocked):
         else:
             play.submit_action(game.pk, users[state.turn],
                                first_legal(state, state.turn).to_dict(), game.version)
-    series.refresh_from_db()
-    entry = next(e for e in series.seats if e["position"] == victim)
-    assert entry["bot_level"] == "casual" and entry["user_id"] is None
-    assert entry["away_user_id"] == users[victim].pk
+    entry = roster_entry(series, victim)
+    assert entry.bot_level == "casual" and entry.user_id is None
+    assert entry.away_user_id == users[victim].pk
     assert Conduct.objects.filter(kind="abandon", reason="timeouts", position=victim).count() == 1
     game.refresh_from_db()
     with pytest.raises(NotYourSeatError):  # the player no longer holds the seat
@@ -113,14 +117,10 @@ def test_player_reclaims_a_seat_at_a_casual_table(clocked):
     from django.db import transaction
 
     with transaction.atomic():
-        locked = play.lock_game(game.pk)
-        s = locked.series
-        clock._take_over_locked(s, victim, locked, Conduct.Reason.DISCONNECT)
-        s.save(update_fields=["seats"])
+        clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
     assert clock.reclaim_seat(table.pk, user) == victim
-    series.refresh_from_db()
-    entry = next(e for e in series.seats if e["position"] == victim)
-    assert entry["user_id"] == user.pk and entry["bot_level"] == ""
+    entry = roster_entry(series, victim)
+    assert entry.user_id == user.pk and entry.bot_level == "" and entry.away_user_id is None
     with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
         clock.reclaim_seat(table.pk, user)
 
@@ -137,13 +137,11 @@ def test_disconnected_on_own_turn_for_60_s_a_bot_takes_over(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(table.pk, user)
-    presence.disconnected(table.pk, user)
+    presence.connected(table.pk, "conn-1", user)
+    presence.disconnected(table.pk, "conn-1", user)
     assert clock.abandon_if_disconnected(game.pk, 0) is False  # not 60 s yet
-    long_ago = timezone.now() - timedelta(seconds=61)
-    Seat.objects.filter(table=table, position=seat).update(disconnected_at=long_ago)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago)
-    assert clock.abandon_if_disconnected(game.pk, 0) is True
+    later = timezone.now() + timedelta(seconds=61)
+    assert clock.abandon_if_disconnected(game.pk, 0, now=later) is True
     assert Conduct.objects.filter(kind="abandon", reason="disconnect").count() == 1
 
 
@@ -152,18 +150,18 @@ def test_disconnect_countdown_runs_only_on_own_turn(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(table.pk, user)
-    presence.disconnected(table.pk, user)
-    Seat.objects.filter(table=table, position=seat).update(
-        disconnected_at=timezone.now() - timedelta(minutes=10))
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now())
-    assert clock.abandon_if_disconnected(game.pk, 0) is False
+    presence.connected(table.pk, "conn-1", user)
+    presence.disconnected(table.pk, "conn-1", user)
+    ten_minutes = timedelta(minutes=10)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() + ten_minutes)
+    later = timezone.now() + ten_minutes + timedelta(seconds=30)
+    assert clock.abandon_if_disconnected(game.pk, 0, now=later) is False
 
 
 def test_connected_player_is_never_taken_over(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
-    presence.connected(table.pk, users_by_position(series)[seat])
+    presence.connected(table.pk, "conn-1", users_by_position(series)[seat])
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(hours=1))
     assert clock.abandon_if_disconnected(game.pk, 0) is False
 

@@ -41,7 +41,9 @@ def test_vote_to_end_the_series(series, cast, full_table):
         votes.cast_vote(full_table.pk, user, "end")
     series.refresh_from_db()
     assert series.status == Series.Status.ABORTED
-    assert current_game(series).status == Game.Status.VOIDED
+    assert series.termination == "voted_end"  # through the one finisher, with its reason
+    stopped = current_game(series)
+    assert stopped.status == Game.Status.ABORTED and stopped.termination == "voted_end"
     full_table.refresh_from_db()
     assert full_table.status == Table.Status.FINISHED
 
@@ -76,13 +78,11 @@ def test_sweep_plays_an_overdue_timeout(cast):
     assert game.version == 1
 
 
-def test_sweep_moves_a_stalled_bot(cast):
+def test_sweep_moves_a_stalled_bot(cast, deal_seeds):
+    deal_seeds.first_dealer = 0  # R4: seat 1, a bot, leads
     series = start_with_bots(cast.alice, ("random",) * 3)
     game = current_game(series)
-    state = state_of(game)
-    if state.turn == 0:  # alice's turn: let her play so that a bot is on turn
-        play.submit_action(game.pk, cast.alice, first_legal(state, 0).to_dict(), 0)
-    game.refresh_from_db()
+    assert state_of(game).turn == 1
     before = game.version
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
     assert sweep.sweep()["bots"] >= 1
@@ -105,19 +105,19 @@ def test_sweep_deals_a_missing_next_game(cast, full_table):
 
 def test_empty_table_is_closed_after_5_minutes(cast, full_table):
     series = series_service.start_series(full_table.pk, cast.alice)
-    Table.objects.filter(pk=full_table.pk).update(
-        empty_since=timezone.now() - timedelta(minutes=6))
-    assert sweep.close_empty_tables() == 1
+    assert sweep.close_empty_tables(timezone.now() + timedelta(minutes=4)) == 0
+    assert sweep.close_empty_tables(timezone.now() + timedelta(minutes=6)) == 1
     full_table.refresh_from_db()
     series.refresh_from_db()
     assert full_table.status == Table.Status.ABANDONED
     assert series.status == Series.Status.ABORTED
+    assert series.termination == "abandoned"  # one finisher, with its reason
 
 
 def test_table_with_someone_connected_stays_open(cast, full_table):
     from games.services import presence
 
-    presence.connected(full_table.pk, cast.bob)
+    presence.connected(full_table.pk, "conn-bob", cast.bob)
     Table.objects.filter(pk=full_table.pk).update(updated_at=timezone.now() - timedelta(hours=1))
     assert sweep.close_empty_tables() == 0
 
@@ -129,27 +129,22 @@ def test_a_table_of_four_bots_is_never_closed_as_empty(cast):
     for position in range(4):
         tables.add_bot(table.pk, cast.alice, position, "random")
     series_service.start_series(table.pk, cast.alice)
-    Table.objects.filter(pk=table.pk).update(empty_since=timezone.now() - timedelta(hours=1))
-    assert sweep.close_empty_tables() == 0
+    assert sweep.close_empty_tables(timezone.now() + timedelta(hours=1)) == 0
 
 
 def test_sweep_hands_an_absent_players_turn_to_a_bot(cast, full_table):
-    from games.models import Seat
     from games.services import presence
-    from tests.games.helpers import users_by_position
+    from tests.games.helpers import roster_entry, users_by_position
 
     series = series_service.start_series(full_table.pk, cast.alice)
     game = current_game(series)
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(full_table.pk, user)
-    presence.disconnected(full_table.pk, user)
-    long_ago = timezone.now() - timedelta(seconds=61)
-    Seat.objects.filter(table=full_table, position=seat).update(disconnected_at=long_ago)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago)
-    assert sweep.sweep()["abandoned_seats"] == 1
-    series.refresh_from_db()
-    assert next(e for e in series.seats if e["position"] == seat)["bot_level"] == "casual"
+    presence.connected(full_table.pk, "conn-1", user)
+    presence.disconnected(full_table.pk, "conn-1", user)
+    assert sweep.sweep(timezone.now() + timedelta(seconds=30))["abandoned_seats"] == 0
+    assert sweep.sweep(timezone.now() + timedelta(seconds=61))["abandoned_seats"] == 1
+    assert roster_entry(series, seat).bot_level == "casual"
 
 
 def test_sweep_ignores_people_thinking_at_a_table_without_bots(cast, full_table):
@@ -157,4 +152,5 @@ def test_sweep_ignores_people_thinking_at_a_table_without_bots(cast, full_table)
     game = current_game(series)
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
     assert sweep.sweep() == {"timeouts": 0, "bots": 0, "next_games": 0,
-                             "abandoned_seats": 0, "closed_tables": 0}
+                             "abandoned_seats": 0, "closed_tables": 0,
+                             "presence_reaped": 0}

@@ -24,7 +24,7 @@ def play_out_series(series_id: int, users_by_id: dict[int, Any], max_games: int 
         if game.status != Game.Status.PLAYING:
             series_service.start_next_game(series_id, game.number)
             continue
-        people = {int(e["position"]): users_by_id[e["user_id"]] for e in series.seats}
+        people = {seat.position: users_by_id[seat.user_id] for seat in series.roster.all()}
         while True:
             game.refresh_from_db()
             if game.status != Game.Status.PLAYING:

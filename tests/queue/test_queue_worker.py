@@ -54,7 +54,7 @@ def test_four_queued_players_are_matched_seated_and_rated_by_the_worker(celery_w
     winners = [g.result.winner for g in finished.games.order_by("number")]
     expected = maths.play_through(rating_settings.model(),
                                   {p: maths.SeatRating(25.0, 25 / 3) for p in range(4)}, winners)
-    for entry in finished.seats:
-        rating = ratings[entry["user_id"]]
-        assert rating.mu == pytest.approx(expected[entry["position"]].mu)
+    for seat in finished.roster.all():
+        rating = ratings[seat.user_id]
+        assert rating.mu == pytest.approx(expected[seat.position].mu)
         assert rating.series_rated == 1

@@ -16,7 +16,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.models import Conduct, Game, GameResult, Series, Table
+from games.models import Conduct, Game, GameResult, Series, SeriesSeat, Table
 
 _numbers = itertools.count(1)
 
@@ -46,19 +46,17 @@ def finished_series(players: list[Any], winners: list[str], *, ranked: bool = Tr
             loss["B" if w == "A" else "A"] += 4
     if goat is None:
         goat = "A" if loss["A"] >= loss["B"] else "B"
-    seats = []
-    for position, user in enumerate(players):
-        entry: dict[str, Any] = {"position": position, "user_id": user.pk, "bot_level": "",
-                                 "name": user.username}
-        if position in leavers:
-            entry.update(user_id=None, bot_level="casual", away_user_id=user.pk)
-        seats.append(entry)
     moment = finished_at or timezone.now()
     series = Series.objects.create(
-        table=table, number=1, seats=seats, target=12, ranked=ranked,
+        table=table, number=1, target=12, ranked=ranked, termination="completed",
         status=Series.Status.FINISHED, first_dealer=0, loss_points_a=loss["A"],
         loss_points_b=loss["B"], eggs=sum(1 for w in winners if not w),
         winner="B" if goat == "A" else "A", goat=goat, state={}, finished_at=moment)
+    SeriesSeat.objects.bulk_create(
+        SeriesSeat(series=series, position=position, name=user.username,
+                   **({"bot_level": "casual", "away_user": user} if position in leavers
+                      else {"user": user}))
+        for position, user in enumerate(players))
     for number, w in enumerate(winners, start=1):
         game = Game.objects.create(series=series, number=number, seed=number, algorithm=1,
                                    dealer=0, first_leader=0, trump_card="6H",

@@ -15,9 +15,10 @@ pytestmark = pytest.mark.django_db
 
 # Leaderboard: count, page rows, their users, trends and the three monthly boards (+ session, user,
 # and the viewer's score and rank). Profile: user, rating, history, totals, favourite partner
-# (2), recent series (+ session and user when signed in).
+# (2), recent series (+ session and user when signed in). Signed in, every page also asks
+# once whether the viewer is in a live series ("Your game is on").
 LEADERBOARD_ANONYMOUS = 7
-LEADERBOARD_SIGNED_IN = 12
+LEADERBOARD_SIGNED_IN = 13
 PROFILE = 7
 
 

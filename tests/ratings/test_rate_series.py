@@ -106,7 +106,8 @@ def test_leaver_rule(four):
         assert changes[p].kind == "rated"
         assert changes[p].mu_after == pytest.approx(normal[p].mu)
     record = SeriesRecord.objects.get(series=series, user=four[0])
-    assert record.left and not record.won
+    # The record shows the team's result (won) and, beside it, that they left.
+    assert record.left and record.won
 
 
 def test_inactivity_grows_sigma_before_the_update(four):
@@ -215,9 +216,20 @@ def test_the_receiver_enqueues_after_commit(four, django_capture_on_commit_callb
 
     sent: list[int] = []
     monkeypatch.setattr(tasks.rate_series_task, "delay", sent.append)
+    rolled_back: list[int] = []
+    monkeypatch.setattr(tasks.rollback_series_task, "delay", rolled_back.append)
     with django_capture_on_commit_callbacks(execute=True):
-        signals.series_finished.send(sender=Series, series_id=7, winner="A", goat="B")
+        signals.series_finished.send(sender=Series, series_id=7, winner="A", goat="B",
+                                     termination="completed")
+        # The ratings act on the reason explicitly: a vote or an empty table rates
+        # nothing, a void rolls back.
+        for reason in ("voted_end", "abandoned"):
+            signals.series_finished.send(sender=Series, series_id=8, winner="", goat="",
+                                         termination=reason)
+        signals.series_finished.send(sender=Series, series_id=9, winner="A", goat="B",
+                                     termination="voided")
     assert sent == [7]
+    assert rolled_back == [9]
 
 
 def test_the_task_validates_and_calls_the_service(four):

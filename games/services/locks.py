@@ -1,0 +1,100 @@
+"""The one lock order of live play: **Table → Series → Game** (DESIGN, invariants).
+
+Every transaction that locks more than one of a table, its series and a game takes its
+locks through this module, so they are always taken in that order and two paths can
+never wait on each other in a cycle (a move finishing a series writes the table; the
+empty-table sweep and a vote start from the table or the series). Each row is read
+*under* its lock: callers work on the returned objects and never write a row from a
+copy read before the lock.
+
+On PostgreSQL these are ``SELECT ... FOR UPDATE`` row locks; on SQLite the IMMEDIATE
+transaction (STACK-NOTES 2) already serialises every writer and the locks are no-ops.
+Call everything here inside ``transaction.atomic``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.models import Game, Series, Table
+from games.services.errors import NotFoundError
+
+
+@dataclass
+class Locked:
+    """A table, its series and one of its games, each locked, in the lock order."""
+
+    table: Table
+    series: Series
+    game: Game
+
+
+def _valid_id(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise NotFoundError("No such game.")
+    return value
+
+
+def lock_table(table_id: Any) -> Table:
+    """Lock and return the table row (first in the order)."""
+    if isinstance(table_id, bool) or not isinstance(table_id, int):
+        raise NotFoundError("No such table.")
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise NotFoundError("No such table.")
+    return table
+
+
+def _lock_series_row(series_id: int, table: Table) -> Series:
+    series = Series.objects.select_for_update().get(pk=series_id)
+    series.table = table
+    return series
+
+
+def _lock_game_row(game_id: int, series: Series) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    game.series = series
+    return game
+
+
+def lock_game(game_id: Any) -> Locked:
+    """Lock the game's table, its series, then the game itself.
+
+    The ids are read first without a lock: they never change for a game, so the
+    locks that follow are taken on the right rows in the right order.
+    """
+    ids = (Game.objects.filter(pk=_valid_id(game_id))
+           .values_list("series_id", "series__table_id").first())
+    if ids is None:
+        raise NotFoundError("No such game.")
+    series_id, table_id = ids
+    table = lock_table(table_id)
+    series = _lock_series_row(series_id, table)
+    return Locked(table, series, _lock_game_row(game_id, series))
+
+
+def lock_series(series_id: Any) -> tuple[Table, Series]:
+    """Lock a series' table, then the series."""
+    if isinstance(series_id, bool) or not isinstance(series_id, int):
+        raise NotFoundError("No such series.")
+    table_id = Series.objects.filter(pk=series_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise NotFoundError("No such series.")
+    table = lock_table(table_id)
+    return table, _lock_series_row(series_id, table)
+
+
+def lock_current(table: Table) -> tuple[Series | None, Game | None]:
+    """With ``table`` already locked: lock its playing series and that series' live game.
+
+    Returns ``(None, None)`` when no series is being played.
+    """
+    series_id = (Series.objects.filter(table=table, status=Series.Status.PLAYING)
+                 .order_by("-number").values_list("pk", flat=True).first())
+    if series_id is None:
+        return None, None
+    series = _lock_series_row(series_id, table)
+    game_id = (Game.objects.filter(series=series).order_by("-number")
+               .values_list("pk", flat=True).first())
+    return series, (None if game_id is None else _lock_game_row(game_id, series))
