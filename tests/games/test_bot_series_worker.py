@@ -9,6 +9,7 @@ import pytest
 from games.models import Game, Move, Series
 from games.services import series as series_service
 from games.services import tables
+from tests.games.helpers import assert_games_verified
 
 
 @pytest.mark.worker
@@ -32,3 +33,5 @@ def test_four_random_bots_play_a_whole_series_on_a_real_worker(cast, celery_work
     for game in games:
         assert game.result.points_a + game.result.points_b == 120
         assert Move.objects.filter(game=game, source="bot").count() == game.version
+    # Every game replays from its seed and moves and agrees with what was stored.
+    assert_games_verified()
