@@ -1,10 +1,58 @@
-"""Fixtures shared by the whole suite: a real Celery worker, Redis helpers."""
+"""Fixtures shared by the whole suite: a real Celery worker, Redis helpers, fixed deals."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+import threading
+from collections.abc import Callable, Iterator
 
 import pytest
+
+
+class DealSeeds:
+    """The chance of games/services/series.py for one test: a fixed sequence of game
+    seeds (R5) and first dealers (R4) derived from the test's id, so that every run of a
+    test plays the same deals.
+
+    A test that needs a particular situation says so instead of branching on the deal:
+    ``deal_seeds.first_dealer = 3`` (seat 0 leads, R4) or ``deal_seeds.seeds = [...]``
+    (used first, in order). ``drawn`` lists the seeds handed out. Thread-safe: in-process
+    Celery workers deal from the same sequence.
+    """
+
+    def __init__(self, test_id: str, production: tuple[Callable[[], int], ...]) -> None:
+        self._seed_rng = random.Random(f"{test_id}/seed")
+        self._dealer_rng = random.Random(f"{test_id}/first-dealer")
+        self._lock = threading.Lock()
+        self.seeds: list[int] = []
+        self.first_dealer: int | None = None
+        self.drawn: list[int] = []
+        #: The sources production uses (what this fixture replaced).
+        self.production = production
+
+    def next_seed(self) -> int:
+        with self._lock:
+            seed = self.seeds.pop(0) if self.seeds else self._seed_rng.getrandbits(63)
+            self.drawn.append(seed)
+            return seed
+
+    def next_first_dealer(self) -> int:
+        with self._lock:
+            fixed = self.first_dealer
+            return self._dealer_rng.randrange(4) if fixed is None else fixed
+
+
+@pytest.fixture
+def deal_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> DealSeeds:
+    """Deterministic deals for this test (see :class:`DealSeeds`); autouse in tests/games
+    and tests/queue. Child processes (a worker started with subprocess) still draw from
+    ``secrets``: deal in the test process when a test depends on the cards."""
+    from games.services import series
+
+    seeds = DealSeeds(request.node.nodeid, (series.seed_source, series.first_dealer_source))
+    monkeypatch.setattr(series, "seed_source", seeds.next_seed)
+    monkeypatch.setattr(series, "first_dealer_source", seeds.next_first_dealer)
+    return seeds
 
 
 @pytest.fixture

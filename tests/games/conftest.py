@@ -36,6 +36,12 @@ def make_user(username: str, *, verified: bool = True):
     return user
 
 
+@pytest.fixture(autouse=True)
+def _fixed_deals(deal_seeds):
+    """Every test here plays the same deals on every run (tests/conftest.py)."""
+    return deal_seeds
+
+
 @pytest.fixture
 def cast(db) -> Cast:
     return Cast(*(make_user(n) for n in ["alice", "bob", "carol", "dan", "charlie"]))

@@ -17,26 +17,21 @@ def test_bad_task_arguments_are_refused(db, task, args, caplog):
     assert "refused" in caplog.text
 
 
-def test_bot_turn_task_plays_once_and_ignores_a_stale_version(cast):
+def test_bot_turn_task_plays_once_and_ignores_a_stale_version(cast, deal_seeds):
+    deal_seeds.first_dealer = 0  # R4: seat 1, a bot, leads
     series = start_with_bots(cast.alice, ("random",) * 3)
     game = current_game(series)
-    state = state_of(game)
-    version = 0
-    if state.turn == 0:  # alice is on lead: she plays, then a bot is on turn
-        from games.services import play
-        from tests.games.helpers import first_legal
-
-        version = play.submit_action(game.pk, cast.alice, first_legal(state, 0).to_dict(), 0)
-    bot_turn_task(game.pk, version)
-    bot_turn_task(game.pk, version)  # delivered twice
+    assert state_of(game).turn == 1
+    bot_turn_task(game.pk, 0)
+    bot_turn_task(game.pk, 0)  # delivered twice
     assert Move.objects.filter(game=game, source="bot").count() == 1
+    game.refresh_from_db()
+    assert game.version == 1
 
 
-def test_r18_a_bot_turn_shows_the_bot_the_series_score(cast, monkeypatch):
+def test_r18_a_bot_turn_shows_the_bot_the_series_score(cast, monkeypatch, deal_seeds):
     import games.bots
     from games.models import Series
-    from games.services import play
-    from tests.games.helpers import first_legal
 
     casual = games.bots.POLICIES["casual"]
     seen = []
@@ -46,12 +41,10 @@ def test_r18_a_bot_turn_shows_the_bot_the_series_score(cast, monkeypatch):
         return casual(view, rng)
 
     monkeypatch.setitem(games.bots.POLICIES, "casual", watching_casual)
+    deal_seeds.first_dealer = 0  # R4: seat 1, a bot, leads
     series = start_with_bots(cast.alice, ("casual",) * 3, target=18)
     Series.objects.filter(pk=series.pk).update(loss_points_a=4, loss_points_b=2)
     game = current_game(series)
-    state = state_of(game)
-    version = 0
-    if state.turn == 0:
-        version = play.submit_action(game.pk, cast.alice, first_legal(state, 0).to_dict(), 0)
-    bot_turn_task(game.pk, version)
+    assert state_of(game).turn == 1
+    bot_turn_task(game.pk, 0)
     assert seen and seen[-1] == {"loss_points": {"A": 4, "B": 2}, "target": 18}
