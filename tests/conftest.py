@@ -87,3 +87,27 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_live_state() -> Iterator[None]:
+    """Forget presence entries and enqueue markers (Redis) after each test.
+
+    Row ids come back after a rolled-back test (SQLite), and a later test's game with
+    the same id must not find the earlier one's "bot turn already queued" marker or its
+    sockets. Production never reuses an id, so only tests need this.
+    """
+    yield
+    from django.conf import settings
+
+    from games import presence
+
+    try:
+        client = presence.client()
+        for pattern in (f"{settings.REDIS_PREFIX}:presence:*",
+                        f"{settings.REDIS_PREFIX}:cache:*:due:*"):
+            keys = list(client.scan_iter(match=pattern, count=500))
+            if keys:
+                client.delete(*keys)
+    except Exception:  # noqa: BLE001 - a test without Redis has nothing to forget
+        pass
