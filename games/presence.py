@@ -179,6 +179,12 @@ def reap(now: float | None = None) -> dict[int, set[int]]:
     return gone
 
 
+def open_socket_count(now: float | None = None) -> int:
+    """Sockets of this site (this key prefix) counted as open right now."""
+    now = time.time() if now is None else now
+    return int(client().zcount(_key("all"), f"({now}", "+inf"))
+
+
 def clear_table(table_id: int) -> None:
     """Forget a table's presence (tests; a deleted table)."""
     client().delete(_key("t", table_id), _key("gone", table_id), _key("human", table_id))

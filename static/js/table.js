@@ -529,6 +529,17 @@ function render() {
   renderSeriesEnd();
   renderClock();
   renderSeriesControls();
+  renderAway();
+}
+
+// Why a bot plays your seat, in plain words (issue 11): at a ranked table the seat is
+// not coming back (the leaver rule); at a casual one opening the table gives it back.
+function renderAway() {
+  const box = $("#kz-away");
+  if (!box) return;
+  const away = you().away;
+  box.hidden = !away;
+  box.textContent = away ? away.text : "";
 }
 
 // Votes (3 of 4 carry them) and reclaiming a seat a bot took: casual tables only.

@@ -435,16 +435,17 @@ def new_context(
 
 
 def _wait_for_sockets_to_close(timeout: float = 5.0) -> None:
-    """Let the server record every closed socket before the test database is flushed.
+    """Let the server finish handling every closed socket before the database is flushed.
 
-    Closing a page closes its WebSockets; the server then writes presence counts. A
-    flush (TRUNCATE on PostgreSQL) racing those writes deadlocks, so wait for them.
+    A closing table socket is dropped from presence (Redis) and may read the database;
+    a flush (TRUNCATE on PostgreSQL) racing that work can deadlock, so wait until no
+    socket of this run is still counted as open.
     """
-    from games.models import Table
+    from games import presence
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if not Table.objects.filter(connections__gt=0).exists():
+        if not presence.open_socket_count():
             return
         time.sleep(0.05)
 
