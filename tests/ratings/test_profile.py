@@ -80,3 +80,27 @@ def test_rating_is_a_plain_number_and_mu_sigma_only_inside_details(client, playe
     outside = html.replace(details, "")
     for symbol in ("μ", "σ", "&mu;", "&sigma;", f"{rating.mu:.1f}", f"{rating.sigma:.1f}"):
         assert symbol not in outside, symbol
+
+
+def test_profile_shows_won_left_only_for_a_recorded_abandonment_and_substitute_games(client, db):
+    """Issue 11: the team's result is shown as it was; "Left" only where the person has a
+    recorded abandonment; games a substitute bot played are marked and not counted as
+    the person's own play."""
+    from games.models import Game
+
+    a, b, c, d = make_users("g", 4)
+    won = finished_series([a, b, c, d], ["A", "A", "A"], ranked=False, leavers=(0,))
+    Game.objects.filter(series=won, number=3).update(substitute_seats=0b0001)
+    plain = finished_series([a, b, c, d], ["A", "A", "A"], ranked=False)
+    for s in (won, plain):
+        services.rate_series(s.pk)
+    page = client.get(f"/@/{a.username}").content.decode()
+    rows = {s.pk: page.split(f'data-series="{s.pk}"')[1].split("</li>")[0] for s in (won, plain)}
+    assert "Won" in rows[won.pk] and "data-left" in rows[won.pk]
+    assert "2 games" in rows[won.pk] and "1 played by a substitute bot" in rows[won.pk]
+    assert "Won" in rows[plain.pk] and "data-left" not in rows[plain.pk]
+    assert "substitute" not in rows[plain.pk]
+    stats = profile_stats(a)
+    assert stats.games_played == 5  # 2 + 3: the substitute's game is not a's own play
+    # c, a's partner, never left: no "Left" anywhere on c's page.
+    assert "data-left" not in client.get(f"/@/{c.username}").content.decode()
