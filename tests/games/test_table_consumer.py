@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -78,26 +80,99 @@ async def test_events_reach_every_seat_and_spectators_with_the_version(cast):
         await rec.close()
 
 
+class VersionedClient:
+    """What table.js keeps (snapshot + events, STYLE g): a snapshot, then every event
+    whose version is the next one; a gap means a missed event, so it asks for a resync
+    and ignores events until the snapshot comes."""
+
+    def __init__(self, recorder):
+        self.recorder = recorder
+        self.state = None
+        self.resyncing = False
+        self.gaps: list[tuple[int, int]] = []  # (held version, event version)
+
+    async def take_snapshot(self):
+        self.state = copy.deepcopy(await self.recorder.receive_type("snapshot"))
+        self.resyncing = False
+
+    async def take_frame(self):
+        """Read one frame and apply it as the client would."""
+        frame = await self.recorder.receive()
+        if frame["type"] == "snapshot":
+            self.state = copy.deepcopy(frame)
+            self.resyncing = False
+        elif frame["type"] == "event" and not self.resyncing:
+            game = self.state["game"]
+            assert frame["game_id"] == game["id"]
+            if frame["version"] == game["version"] + 1:
+                game.update(version=frame["version"], view=frame["view"],
+                            turn_deadline=frame["turn_deadline"])
+            elif frame["version"] > game["version"]:
+                self.gaps.append((game["version"], frame["version"]))
+                self.resyncing = True
+                await self.recorder.send({"type": "resync"})
+        return frame
+
+    @property
+    def version(self):
+        return self.state["game"]["version"]
+
+
+def comparable(snapshot):
+    """A snapshot without ``you.can_act``, which events do not carry (the client reads
+    the view's legal actions instead)."""
+    out = copy.deepcopy(snapshot)
+    out["you"].pop("can_act")
+    return out
+
+
 async def test_resync_after_a_missed_event_equals_a_fresh_snapshot(cast):
-    """Zulip-style: a stale client that resyncs ends up exactly where a fresh one is."""
+    """Zulip-style: a client that loses an event sees the gap in the next one, resyncs,
+    and ends exactly where a freshly connected client for the same seat starts."""
+    from channels.layers import get_channel_layer
+    from channels_redis.core import RedisChannelLayer
+
+    assert isinstance(get_channel_layer(), RedisChannelLayer)  # real Redis, at most once
     table, series, game = await seated_series(cast)
-    bob = await connect(table.pk, cast.bob)
-    stale = await bob.receive_type("snapshot")
-    await bob.close()  # bob misses the next events
     users = dict(enumerate(cast.seated))
-    for version in range(3):
+    lossy = VersionedClient(await connect(table.pk, cast.bob))
+    steady = VersionedClient(await connect(table.pk, cast.bob))
+    for client in (lossy, steady):
+        await client.take_snapshot()
+        assert client.version == 0
+
+    async def play_one():
         state = await game_state(game)
+        version = len(state.actions)
         await submit(game, users[state.turn], first_legal(state, state.turn).to_dict(), version)
-    bob = await connect(table.pk, cast.bob)
-    await bob.receive_type("snapshot")
-    await bob.send({"type": "resync"})
-    resynced = await bob.receive_type("snapshot")
-    fresh_conn = await connect(table.pk, cast.bob)
-    fresh = await fresh_conn.receive_type("snapshot")
-    assert stale["game"]["version"] == 0 and resynced["game"]["version"] == 3
-    assert resynced == fresh
-    await bob.close()
-    await fresh_conn.close()
+        return version + 1
+
+    assert await play_one() == 1
+    dropped = await lossy.recorder.receive_type("event")  # delivered, then lost
+    assert dropped["version"] == 1
+    assert (await steady.take_frame())["version"] == 1
+    for expected in (2, 3):
+        assert await play_one() == expected
+        assert (await steady.take_frame())["version"] == expected
+    # The next event shows the gap; the client asks for a snapshot and takes it.
+    while lossy.version != 3 or lossy.resyncing:
+        await lossy.take_frame()
+    assert lossy.gaps == [(0, 2)]
+    # After the resync the client applies events as they come.
+    assert await play_one() == 4
+    for client in (lossy, steady):
+        assert (await client.take_frame())["version"] == 4
+    assert lossy.version == steady.version == 4
+
+    fresh = await connect(table.pk, cast.bob)
+    snapshot = await fresh.receive_type("snapshot")
+    assert snapshot["game"]["version"] == 4
+    assert lossy.state["game"] == snapshot["game"]
+    assert comparable(lossy.state) == comparable(snapshot)
+    assert comparable(steady.state) == comparable(snapshot)
+    assert steady.gaps == []
+    for recorder in (lossy.recorder, steady.recorder, fresh):
+        await recorder.close()
 
 
 @pytest.mark.parametrize("frame, code", [
@@ -172,7 +247,9 @@ async def test_someone_elses_seat_illegal_and_stale_actions(cast):
     await rec.receive_type("snapshot")
     await rec.send({"type": "act", "action": action, "version": 0})
     illegal = await rec.receive_type("error")
-    assert illegal["code"] == "illegal" and "R" in illegal["message"]
+    # R8: only the seat on lead may lead.
+    assert illegal["code"] == "illegal" and illegal["message"].startswith(
+        f"R8: seat {leader} is on lead, not seat {other}"), illegal
     lead = await connect(table.pk, cast.seated[leader])
     await lead.receive_type("snapshot")
     await lead.send({"type": "act", "action": action, "version": 7})
