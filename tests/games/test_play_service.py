@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 
 import pytest
@@ -27,7 +28,7 @@ def series(cast, full_table) -> Series:
     return series_service.start_series(full_table.pk, cast.alice)
 
 
-def test_r4_r5_start_series_deals_a_game_with_a_secret_seed(series):
+def test_r4_r5_start_series_deals_a_game_with_a_secret_seed(series, deal_seeds, monkeypatch):
     game = current_game(series)
     state = state_of(game)
     assert game.number == 1 and game.version == 0
@@ -35,8 +36,15 @@ def test_r4_r5_start_series_deals_a_game_with_a_secret_seed(series):
     assert game.first_leader == (game.dealer + 1) % 4  # R4
     assert engine.observe(state, 0).to_dict()["hand_sizes"] == [4, 4, 4, 4]  # R5
     assert engine.observe(state, 0).to_dict()["stock_size"] == 20  # R5
-    other = series_service.draw_seed()
-    assert other != game.seed and 0 <= game.seed < 2**63
+    assert game.seed == deal_seeds.drawn[0] and 0 <= game.seed < 2**63  # this test's deal
+    # Production draws each seed and the first dealer from secrets, one call each (R4, R5).
+    seed_source, first_dealer_source = deal_seeds.production
+    assert seed_source() != seed_source()
+    calls = []
+    monkeypatch.setattr(secrets, "randbits", lambda bits: calls.append(("randbits", bits)) or 5)
+    monkeypatch.setattr(secrets, "randbelow", lambda n: calls.append(("randbelow", n)) or 2)
+    assert (seed_source(), first_dealer_source()) == (5, 2)
+    assert calls == [("randbits", 63), ("randbelow", 4)]
 
 
 def test_legal_action_is_applied_and_logged(series):
@@ -65,10 +73,12 @@ def test_illegal_action_names_the_rule_and_changes_nothing(series):
     not_mine = next(c.code for c in engine.parse_cards(
         ["6C", "7C", "8C", "9C", "JC", "QC", "KC", "TC", "AC", "6H", "7H", "8H", "9H", "JH"])
         if c.code not in hand)
-    for bad in ({"kind": "beat", "cards": hand[:1]}, {"kind": "lead", "cards": [not_mine]}):
+    for bad, rule in [({"kind": "beat", "cards": hand[:1]}, "R9: nothing to beat yet"),
+                      ({"kind": "lead", "cards": [not_mine]},
+                       f"R8: {engine.parse_card(not_mine).symbol} not in seat {leader}'s hand")]:
         with pytest.raises(IllegalActionError) as info:
             play.submit_action(game.pk, users[leader], bad, 0)
-        assert "R" in info.value.message
+        assert info.value.message.startswith(rule), info.value.message
     game.refresh_from_db()
     assert game.version == 0 and Move.objects.filter(game=game).count() == 0
 
