@@ -1,0 +1,33 @@
+"""Waiting in tests: for a condition, with a deadline (never a bare sleep)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def wait_for(check: Callable[[], T], timeout: float, what: str, interval: float = 0.05) -> T:
+    """Poll ``check`` until it returns something truthy, and return that; fail after
+    ``timeout`` seconds naming ``what`` was awaited."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def stays_false(check: Callable[[], object], window: float, what: str,
+                interval: float = 0.05) -> None:
+    """Check that ``check`` stays falsy for the whole ``window`` seconds: for tests whose
+    point is that something does *not* happen (a duplicate that must not act)."""
+    deadline = time.monotonic() + window
+    while time.monotonic() < deadline:
+        assert not check(), f"{what} happened within {window} s"
+        time.sleep(interval)
+    assert not check(), f"{what} happened within {window} s"
