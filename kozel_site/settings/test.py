@@ -55,6 +55,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-# Presence heartbeats every second (an entry lives 3 s without one), so that tests of
+# Presence heartbeats every 2 s (an entry lives 6 s without one), so that tests of
 # a crashed socket wait seconds, not half a minute (games/presence.py).
-KOZEL_PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 1.0))
+KOZEL_PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 2.0))
