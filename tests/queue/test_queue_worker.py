@@ -12,6 +12,7 @@ from games.queue.models import QueueEntry
 from games.ratings import maths
 from games.ratings.conf import rating_settings
 from games.ratings.models import Rating, RatingChange
+from tests.games.helpers import assert_games_verified
 from tests.queue.helpers import play_out_series
 from tests.ratings.factories import make_users
 
@@ -58,3 +59,4 @@ def test_four_queued_players_are_matched_seated_and_rated_by_the_worker(celery_w
         rating = ratings[seat.user_id]
         assert rating.mu == pytest.approx(expected[seat.position].mu)
         assert rating.series_rated == 1
+    assert_games_verified()  # every game replays to what was stored (verify_games)
