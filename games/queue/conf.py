@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
+from kozel_site.appconf import DictSettings
 
 DEFAULTS: dict[str, Any] = {
     "BASE_RANGE": 2.0,
@@ -20,12 +20,11 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-class QueueSettings:
-    def __getattr__(self, key: str) -> Any:
-        if key not in DEFAULTS:
-            raise AttributeError(key)
-        value = getattr(settings, "KOZEL_QUEUE", {}).get(key, DEFAULTS[key])
-        return type(DEFAULTS[key])(value)
+class QueueSettings(DictSettings):
+    """Typed accessors over ``settings.KOZEL_QUEUE``."""
+
+    setting = "KOZEL_QUEUE"
+    defaults = DEFAULTS
 
     def tolerance(self, waited_seconds: float) -> float:
         """How far (in mu) a match may be from you after waiting this long."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.conf import settings
+from kozel_site.appconf import DictSettings
 
 DEFAULTS: dict[str, Any] = {
     # OpenSkill PlackettLuce.
@@ -48,17 +48,11 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-class RatingSettings:
+class RatingSettings(DictSettings):
     """Typed accessors over ``settings.KOZEL_RATING``."""
 
-    def _get(self, key: str) -> Any:
-        return getattr(settings, "KOZEL_RATING", {}).get(key, DEFAULTS[key])
-
-    def __getattr__(self, key: str) -> Any:
-        if key not in DEFAULTS:
-            raise AttributeError(key)
-        value = self._get(key)
-        return type(DEFAULTS[key])(value)
+    setting = "KOZEL_RATING"
+    defaults = DEFAULTS
 
     def model(self) -> Any:
         """A PlackettLuce model with the configured parameters."""

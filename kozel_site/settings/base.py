@@ -227,15 +227,9 @@ KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, 
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
-# Ratings: OpenSkill PlackettLuce. beta = 25/3, not the package's 25/6: one deal says
-# little about skill. games/ratings/conf.py documents every key (and the other defaults).
-KOZEL_RATING: dict[str, float] = {
-    "MU": 25.0, "SIGMA": 25.0 / 3.0, "BETA": 25.0 / 3.0, "TAU": 25.0 / 300.0,
-    "PROVISIONAL_SIGMA": 5.5, "IDLE_VARIANCE_PER_DAY": 0.05,
-    "DISPLAY_BASE": 1000.0, "DISPLAY_SCALE": 25.0, "DISPLAY_SIGMAS": 3.0,
-}
-# Ranked matchmaking (games/queue/conf.py lists every key and its default).
-KOZEL_QUEUE: dict[str, float] = {}
+# Ratings (KOZEL_RATING = {...}) and ranked matchmaking (KOZEL_QUEUE = {...}) take their
+# defaults from games/ratings/conf.py and games/queue/conf.py, which document every key:
+# set only what you change.
 
 LOGGING = {
     "version": 1,

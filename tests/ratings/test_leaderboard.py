@@ -99,7 +99,7 @@ def _series_for(user):
 
 
 def test_pagination(client, settings):
-    settings.KOZEL_RATING = {**settings.KOZEL_RATING, "LEADERBOARD_PAGE_SIZE": 2}
+    settings.KOZEL_RATING = {"LEADERBOARD_PAGE_SIZE": 2}
     for i in range(5):
         rated(f"p{i}", mu=30.0 + i)
     board = selectors.leaderboard(page=3)
