@@ -7,7 +7,11 @@ and does nothing if the game moved on, so a task delivered twice or late is harm
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from celery import shared_task
 
@@ -24,52 +28,65 @@ def _ids(task: str, **values: object) -> tuple[int, ...] | None:
     return tuple(values.values())  # type: ignore[arg-type]
 
 
-@shared_task(name="games.bot_turn", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def bot_turn_task(game_id: object, expected_version: object) -> None:
+def id_task(name: str) -> Callable[[Callable[..., object]], Any]:
+    """Declare a task whose arguments are ids and versions: they are validated (a bad
+    one is logged and refused, changing nothing), then the body calls its service.
+
+    Every such task is ``acks_late`` (a worker that dies mid-task gets it redelivered)
+    and idempotent through the service's compare-and-set.
+    """
+
+    def decorate(body: Callable[..., object]) -> Any:
+        signature = inspect.signature(body)
+
+        @shared_task(name=name, acks_late=True, reject_on_worker_lost=True,
+                     ignore_result=True)
+        @functools.wraps(body)
+        def task(*args: object, **kwargs: object) -> None:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                logger.warning("%s: arguments refused (%s)", name, exc)
+                return
+            ids = _ids(name, **bound.arguments)
+            if ids is not None:
+                body(*ids)
+
+        return task
+
+    return decorate
+
+
+@id_task("games.bot_turn")
+def bot_turn_task(game_id: int, expected_version: int) -> None:
     """Let the bots of ``game_id`` act on ``expected_version`` (no-op if it moved on)."""
-    ids = _ids("games.bot_turn", game_id=game_id, expected_version=expected_version)
-    if ids is None:
-        return
     from games.services import play
 
-    play.play_bot_turn(*ids)
+    play.play_bot_turn(game_id, expected_version)
 
 
-@shared_task(name="games.next_game", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def next_game_task(series_id: object, finished_number: object) -> None:
+@id_task("games.next_game")
+def next_game_task(series_id: int, finished_number: int) -> None:
     """Deal the next game of a series once (no-op if it exists or the series ended)."""
-    ids = _ids("games.next_game", series_id=series_id, finished_number=finished_number)
-    if ids is None:
-        return
     from games.services import series
 
-    series.start_next_game(*ids)
+    series.start_next_game(series_id, finished_number)
 
 
-@shared_task(name="games.turn_timeout", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def turn_timeout_task(game_id: object, expected_version: object) -> None:
+@id_task("games.turn_timeout")
+def turn_timeout_task(game_id: int, expected_version: int) -> None:
     """The clock of ``expected_version`` ran out: the server plays (no-op if it moved on)."""
-    ids = _ids("games.turn_timeout", game_id=game_id, expected_version=expected_version)
-    if ids is None:
-        return
     from games.services import clock
 
-    clock.play_timeout(*ids)
+    clock.play_timeout(game_id, expected_version)
 
 
-@shared_task(name="games.disconnect_check", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def disconnect_check_task(game_id: object, expected_version: object) -> None:
+@id_task("games.disconnect_check")
+def disconnect_check_task(game_id: int, expected_version: int) -> None:
     """60 s after a player left on their turn: a bot takes the seat if they are still away."""
-    ids = _ids("games.disconnect_check", game_id=game_id, expected_version=expected_version)
-    if ids is None:
-        return
     from games.services import clock
 
-    clock.abandon_if_disconnected(*ids)
+    clock.abandon_if_disconnected(game_id, expected_version)
 
 
 @shared_task(name="games.sweep", acks_late=False, ignore_result=True, expires=10)
