@@ -26,7 +26,9 @@ from .game import (
     game_record,
     legal_actions,
     new_game,
+    opponents_of,
     outcome,
+    partner_of,
     replay,
     seats_to_act,
     team_of,
@@ -80,5 +82,7 @@ __all__ = [
     "replay",
     "score",
     "seats_to_act",
+    "opponents_of",
+    "partner_of",
     "team_of",
 ]

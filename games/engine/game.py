@@ -61,6 +61,24 @@ def team_of(seat: int) -> str:
     return TEAM_B if seat & 1 else TEAM_A
 
 
+def partner_of(seat: int) -> int:
+    """R1: partners sit opposite.
+
+    >>> partner_of(0), partner_of(3)
+    (2, 1)
+    """
+    return (seat + 2) % 4
+
+
+def opponents_of(seat: int) -> tuple[int, int]:
+    """R1: the two seats of the other team (one on either side), in seat order.
+
+    >>> opponents_of(2), opponents_of(1)
+    ((1, 3), (0, 2))
+    """
+    return (0, 2) if seat & 1 else (1, 3)
+
+
 def _check_seat(seat: Any, what: str = "seat") -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise IllegalActionError(f"R1: {what} must be one of the seats 0-3, got {seat!r}")

@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.engine import opponents_of
 from games.models import Game, Series, SeriesSeat, Table
 from games.ratings import maths
 from games.ratings.conf import rating_settings
@@ -130,7 +131,7 @@ def seed(players: int, series: int, *, now: datetime | None = None, days: int = 
             pl.rated += 1
             pl.won += int(won)
             partner = four[maths.partner_of(p)]
-            rivals = [four[q] for q in range(4) if q % 2 != p % 2]
+            rivals = [four[q] for q in opponents_of(p)]
             partners[uid].add(partner)
             opponents[uid].update(rivals)
             pair_counts[(uid, partner)][0] += 1

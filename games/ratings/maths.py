@@ -20,13 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import team_of  # R1, in one place
+from games.engine import partner_of, team_of  # R1, in one place
 
 TEAM_POSITIONS = {"A": (0, 2), "B": (1, 3)}
-
-
-def partner_of(position: int) -> int:
-    return (position + 2) % 4
 
 
 def ranks_for(winner: str) -> list[int]:

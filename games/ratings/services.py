@@ -24,6 +24,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import selectors
+from games.engine import opponents_of
 from games.models import Conduct, Game, Series, Termination
 from games.ratings import maths
 from games.ratings.conf import rating_settings
@@ -209,7 +210,7 @@ def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None
             if rating.last_played_day is None or day >= rating.last_played_day:
                 rating.last_played_at, rating.last_played_day = finished_at, day
             _bump_contacts(user_id, [user_ids[maths.partner_of(position)]],
-                           [user_ids[q] for q in range(4) if q % 2 != position % 2], +1)
+                           [user_ids[q] for q in opponents_of(position)], +1)
             rating.partners, rating.opponents = _count_contacts(user_id)
         changes.append(change)
         rating.save()
@@ -290,7 +291,7 @@ def _undo_change_locked(rating: Rating, change: RatingChange, people: dict[int, 
     rating.series_won = max(0, rating.series_won - int(change.won))
     position = change.position
     partner = people.get(maths.partner_of(position))
-    opponents = [u for q, u in people.items() if q % 2 != position % 2]
+    opponents = [people[q] for q in opponents_of(position) if q in people]
     _bump_contacts(rating.user_id, [partner] if partner else [], opponents, -1)
     rating.partners, rating.opponents = _count_contacts(rating.user_id)
     rating.save()
