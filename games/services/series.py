@@ -41,7 +41,7 @@ def draw_seed() -> int:
     return seed_source()
 
 
-def team_of(first: Seat, second: Seat) -> Team | None:
+def partnership(first: Seat, second: Seat) -> Team | None:
     """The Team of two partners (R1), when both are people; pairs are stored in id order."""
     if first.user_id is None or second.user_id is None:
         return None
@@ -97,8 +97,8 @@ def start_series_locked(table: Table) -> Series:
     series = Series.objects.create(
         table=table, number=number, target=table.series_target,
         ranked=table.kind == Table.Kind.RANKED, first_dealer=first_dealer,
-        state=state.to_dict(), team_ns=team_of(seats[0], seats[2]),
-        team_ew=team_of(seats[1], seats[3]),
+        state=state.to_dict(), team_ns=partnership(seats[0], seats[2]),
+        team_ew=partnership(seats[1], seats[3]),
     )
     create_roster(series, seats)
     table.status = Table.Status.PLAYING
