@@ -4,8 +4,9 @@ Every policy is a :data:`games.engine.Policy`: it is given only a
 :class:`~games.engine.SeatView` (R19) and a seeded ``random.Random``, and
 returns an action, or ``None`` to stay silent when it is not on turn (the
 service also asks bots that may announce a molodka out of turn, R11).
-Decisions are deterministic given the rng.  :mod:`games.engine.policies`
-imports this package and reads :data:`POLICIES`.
+Decisions are deterministic given the rng.  Run a bot by its level through
+:mod:`games.bots.registry` (``get_policy``), which adds the engine's own
+``random`` below the ladder; the engine never imports this package.
 
 * ``beginner``: random, but never throws away a certain trick of 10+ points.
 * ``casual``: rule-based card sense (the server's timeout bot).
@@ -28,7 +29,7 @@ from .beginner import beginner_policy
 from .casual import casual_policy
 from .search import CLUB, STRONG, decide
 
-__all__ = ["POLICIES", "club_policy", "get_policy", "strong_policy"]
+__all__ = ["POLICIES", "club_policy", "strong_policy"]
 
 
 def club_policy(view: SeatView, rng: random.Random) -> Action | None:
@@ -41,7 +42,8 @@ def strong_policy(view: SeatView, rng: random.Random) -> Action | None:
     return decide(view, rng, STRONG)
 
 
-#: Bot levels by name, weakest first (the engine adds ``random``).
+#: Bot levels by name, weakest first (:mod:`games.bots.registry` adds the
+#: engine's ``random`` below them).
 POLICIES: dict[str, Policy] = {
     "beginner": beginner_policy,
     "casual": casual_policy,
@@ -49,16 +51,3 @@ POLICIES: dict[str, Policy] = {
     "strong": strong_policy,
 }
 
-
-def get_policy(name: str) -> Policy:
-    """The policy called ``name`` (also ``random``, the engine's own).
-
-    Raises ``KeyError`` naming the known levels for an unknown name.
-    """
-    if name in POLICIES:
-        return POLICIES[name]
-    if name == "random":
-        from games.engine.policies import random_policy
-
-        return random_policy
-    raise KeyError(f"unknown bot level {name!r}; known: random, {', '.join(POLICIES)}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from games.engine import Molodka, apply, fast, new_game, new_series, observe, outcome, record_game
 
-from . import get_policy
+from .registry import get_policy
 
 __all__ = ["PairResult", "main", "play_pair", "wilson"]
 

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from games.engine import SeatView, apply, fast, new_game, observe
 
-from . import POLICIES, get_policy
+from . import POLICIES
+from .registry import get_policy
 
 __all__ = ["decision_views", "main"]
 

@@ -4,6 +4,12 @@ Run ``python -m games.engine.protocol`` from the project root.  One request
 per line, one response per line, in order; the process keeps one current
 game and one current series.  See ``games/engine/PROTOCOL.md``.
 
+The ``bot`` and ``policies`` commands serve the policies the caller passes
+(:class:`Session`, :func:`serve`, :func:`main`); by default only the
+engine's own ``random`` (:data:`~games.engine.policies.BUILTIN_POLICIES`).
+The engine never imports the bot ladder: ``python -m games.bots.protocol``
+is this protocol with every bot level.
+
 >>> session = Session()
 >>> session.handle('{"cmd": "beats", "x": "6H", "y": "AS", "trump": "H"}')
 {'ok': True, 'beats': True}
@@ -24,8 +30,8 @@ from .actions import ACTION_TYPES, Action
 from .cards import Card, Suit, cards_of_mask, mask_of, parse_cards, points_of_mask
 from .errors import EngineError
 from .game import apply, new_game, outcome
-from .observation import observe
-from .policies import policy_registry
+from .observation import Policy, observe
+from .policies import BUILTIN_POLICIES
 from .position import Position, game_from_position
 from .rules import beats, can_beat_mask
 from .scoring import Series, new_series, record_game, score
@@ -161,9 +167,13 @@ class Session:
 
     :meth:`handle` takes one request (a JSON line or a decoded object) and
     returns the response object; a refused request changes nothing.
+    ``policies`` are the bots the ``bot`` command may run, by name (default:
+    :data:`~games.engine.policies.BUILTIN_POLICIES`, the engine's ``random``);
+    the mapping is read at every request, not copied.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, policies: Mapping[str, Policy] | None = None) -> None:
+        self.policies: Mapping[str, Policy] = BUILTIN_POLICIES if policies is None else policies
         self.game: GameState | None = None
         self.series: Series | None = None
         self.rng = random.Random(0)
@@ -288,10 +298,10 @@ class Session:
         game = self._need_game()
         seat = _seat(req)
         name = _field(req, "policy")
-        registry = policy_registry()
-        policy = registry.get(name) if isinstance(name, str) else None
+        policy = self.policies.get(name) if isinstance(name, str) else None
         if policy is None:
-            raise ProtocolError(f"unknown policy {name!r} (known: {', '.join(sorted(registry))})")
+            known = ", ".join(sorted(self.policies))
+            raise ProtocolError(f"unknown policy {name!r} (known: {known})")
         if "seed" in req:
             self.rng = random.Random(_int(req, "seed"))
         score = None if self.series is None else self.series.score
@@ -304,15 +314,18 @@ class Session:
         return {"action": action_to_wire(seat, action)}
 
     def _policies(self, req: Mapping[str, Any]) -> dict[str, Any]:
-        return {"policies": sorted(policy_registry())}
+        return {"policies": sorted(self.policies)}
 
     def _version(self, req: Mapping[str, Any]) -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "algorithm": fast.ALGORITHM_VERSION}
 
 
-def serve(stdin: TextIO, stdout: TextIO) -> None:
-    """Answer requests line by line until EOF, flushing after every line."""
-    session = Session()
+def serve(
+    stdin: TextIO, stdout: TextIO, policies: Mapping[str, Policy] | None = None
+) -> None:
+    """Answer requests line by line until EOF, flushing after every line; the
+    ``bot`` command runs ``policies`` (see :class:`Session`)."""
+    session = Session(policies)
     for line in stdin:
         if not line.strip():
             continue
@@ -321,13 +334,15 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
         stdout.flush()
 
 
-def main() -> None:
-    """Entry point of ``python -m games.engine.protocol``."""
+def main(policies: Mapping[str, Policy] | None = None) -> None:
+    """Entry point of ``python -m games.engine.protocol`` (the engine's
+    ``random`` only) and, with the bot ladder as ``policies``, of
+    ``python -m games.bots.protocol``."""
     stdin = sys.stdin
     stdout = sys.stdout
     if hasattr(stdout, "reconfigure"):
         stdout.reconfigure(encoding="utf-8")
-    serve(stdin, stdout)
+    serve(stdin, stdout, policies)
 
 
 if __name__ == "__main__":

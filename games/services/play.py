@@ -145,10 +145,14 @@ def choose_bot_action(state: engine.GameState, seat: int, level: str,
                       rng: random.Random,
                       score: dict[str, Any] | None = None) -> engine.Action | None:
     """The bot at ``seat`` decides, seeing only ``observe(state, seat, score)``
-    (R19: its own view and the public series score)."""
-    from games.engine.policies import policy_registry, random_policy
+    (R19: its own view and the public series score).
 
-    policy = policy_registry().get(level, random_policy)
+    Raises ``UnknownBotLevelError`` (a ``KeyError``) for a level no bot plays:
+    stored levels are always ``BotLevel`` values, so anything else is a bug to
+    surface, not a game to hand to a random player."""
+    from games.bots.registry import get_policy
+
+    policy = get_policy(level)
     return policy(engine.observe(state, seat, score), rng)
 
 

@@ -40,11 +40,12 @@ def load_scenarios() -> list[dict[str, Any]]:
 
 
 class ProtocolProcess:
-    """``python -m games.engine.protocol`` as a child process."""
+    """``python -m games.engine.protocol`` (or another ``module`` speaking the
+    protocol, e.g. ``games.bots.protocol``) as a child process."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: str = "games.engine.protocol") -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "games.engine.protocol"],
+            [sys.executable, "-m", module],
             cwd=REPO_ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

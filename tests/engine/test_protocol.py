@@ -139,31 +139,40 @@ def test_series_commands(session: Session) -> None:
 
 
 def test_bot_and_policies(session: Session) -> None:
-    assert session.handle({"cmd": "policies"})["policies"] == sorted(
-        protocol.policy_registry())
-    assert "random" in session.handle({"cmd": "policies"})["policies"]
+    # Without policies from its caller the engine serves only its own random one.
+    assert session.handle({"cmd": "policies"})["policies"] == ["random"]
     session.handle({"cmd": "setup", "position": POSITION})
     move = session.handle({"cmd": "bot", "seat": 0, "policy": "random", "budget_ms": 10,
                            "seed": 3})
     assert move["ok"] and move["action"][0] == "lead" and move["action"][1] == 0
     assert session.handle({"cmd": "bot", "seat": 1, "policy": "random"}) == {
         "ok": True, "action": None}
-    refused(session.handle({"cmd": "bot", "seat": 0, "policy": "no-such-bot"}))
+    error = refused(session.handle({"cmd": "bot", "seat": 0, "policy": "no-such-bot"}))
+    assert "'no-such-bot'" in error and "known: random" in error
+    refused(session.handle({"cmd": "bot", "seat": 0, "policy": "club"}))  # the bots' level
     refused(session.handle({"cmd": "bot", "seat": 9, "policy": "random"}))
 
 
-def test_r18_bot_sees_the_series_score_of_the_session(
-    session: Session, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import games.bots
+def test_session_serves_the_policies_of_its_caller() -> None:
+    def first(view, rng):
+        return view.legal[0] if view.legal else None
 
+    session = Session({"first": first})
+    assert session.handle({"cmd": "policies"})["policies"] == ["first"]
+    session.handle({"cmd": "setup", "position": POSITION})
+    assert session.handle({"cmd": "bot", "seat": 0, "policy": "first"})["ok"]
+    assert "known: first" in refused(session.handle({"cmd": "bot", "seat": 0,
+                                                      "policy": "random"}))
+
+
+def test_r18_bot_sees_the_series_score_of_the_session() -> None:
     seen = []
 
     def recorder(view, rng):  # a policy that notes what it was shown
         seen.append(view.series)
         return view.legal[0] if view.legal else None
 
-    monkeypatch.setitem(games.bots.POLICIES, "recorder", recorder)
+    session = Session({"recorder": recorder})
     session.handle({"cmd": "setup", "position": POSITION})
     assert session.handle({"cmd": "bot", "seat": 0, "policy": "recorder"})["ok"]
     session.handle({"cmd": "series_new", "target": 14, "first_dealer": 0})
@@ -171,34 +180,12 @@ def test_r18_bot_sees_the_series_score_of_the_session(
     assert seen == [None, {"loss_points": {"A": 0, "B": 0}, "target": 14}]
 
 
-def test_bot_policy_must_choose_a_legal_action(session: Session,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bot_policy_must_choose_a_legal_action() -> None:
     from games.engine import Lead
 
-    monkeypatch.setattr(protocol, "policy_registry",
-                        lambda: {"cheat": lambda view, rng: Lead(["AS"])})
+    session = Session({"cheat": lambda view, rng: Lead(["AS"])})
     session.handle({"cmd": "setup", "position": POSITION})
     assert "illegal" in refused(session.handle({"cmd": "bot", "seat": 0, "policy": "cheat"}))
-
-
-def test_policy_registry_uses_games_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    import types
-
-    from games.engine import policies
-
-    fake = types.ModuleType("games.bots")
-    fake.POLICIES = {"always_none": lambda view, rng: None, 3: None}  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "games.bots", fake)
-    assert set(policies.policy_registry()) == {"random", "always_none"}
-
-    broken = types.ModuleType("games.bots")
-
-    def explode(name: str) -> object:
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(policies.importlib, "import_module", explode)
-    monkeypatch.setitem(sys.modules, "games.bots", broken)
-    assert set(policies.policy_registry()) == {"random"}
 
 
 def test_observe_and_version(session: Session) -> None:
@@ -232,4 +219,23 @@ def test_subprocess_keeps_serving_after_errors() -> None:
 def test_subprocess_needs_no_django() -> None:
     code = ("import sys, games.engine.protocol, games.engine.bench; "
             "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)")
+    subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, check=True)
+
+
+def test_the_engine_never_loads_the_bots() -> None:
+    """The engine is a leaf: import-linter forbids ``games.engine`` importing
+    ``games.bots``; this catches a run-time import (``importlib``) it cannot see,
+    with every engine module loaded and the ``bot`` command run."""
+    code = (
+        "import importlib, pkgutil, sys, games.engine\n"
+        "for m in pkgutil.iter_modules(games.engine.__path__, 'games.engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "from games.engine.protocol import Session\n"
+        "s = Session()\n"
+        "assert s.handle({'cmd': 'deal', 'seed': 1, 'dealer': 0})['ok']\n"
+        "assert s.handle({'cmd': 'bot', 'seat': 1, 'policy': 'random'})['ok']\n"
+        "assert s.handle({'cmd': 'policies'})['policies'] == ['random']\n"
+        "loaded = [m for m in sys.modules if m == 'games.bots' or m.startswith('games.bots.')]\n"
+        "assert not loaded, loaded\n"
+    )
     subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, check=True)
