@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from games.engine.actions import DISCARD, LEAD, Action, action_from_mask
-from games.engine.cards import POINTS
+from games.engine.cards import POINTS, indices_of_mask
 from games.engine.rules import BEATEN_BY, MOLODKA_HANDS, beat_actions
 
 __all__ = [
@@ -26,7 +26,6 @@ __all__ = [
     "SenseParams",
     "SUIT_MASKS",
     "beat_cost",
-    "bits",
     "hold_chance",
     "keep_value",
     "mask_points",
@@ -82,16 +81,6 @@ class SenseParams:
 
 
 CASUAL_PARAMS: Final = SenseParams()
-
-
-def bits(mask: int) -> list[int]:
-    """Card indices of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 #: ``_SUIT_POINTS[m]``: R3 points of the ranks in a 9-bit suit mask ``m``
@@ -255,9 +244,9 @@ class CardSense:
         keep = self.keep[trump]
         w = self.params.smear_points
         if smear_points:
-            order = sorted(bits(hand), key=lambda i: (keep[i] - w * POINTS[i], i))
+            order = sorted(indices_of_mask(hand), key=lambda i: (keep[i] - w * POINTS[i], i))
         else:
-            order = sorted(bits(hand), key=lambda i: (keep[i] + POINTS[i], i))
+            order = sorted(indices_of_mask(hand), key=lambda i: (keep[i] + POINTS[i], i))
         mask = 0
         for i in order[:k]:
             mask |= 1 << i

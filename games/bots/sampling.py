@@ -23,10 +23,10 @@ import random
 
 from games.engine import SeatView
 from games.engine.actions import BEAT, DISCARD, LEAD, Action, action_from_mask
+from games.engine.cards import indices_of_mask
 from games.engine.fast import Core
 from games.engine.rules import MOLODKA_HANDS
 
-from .heuristics import bits
 from .knowledge import Knowledge, molodka_distance_of
 
 __all__ = ["SampleError", "Slots", "world_core", "slots_of"]
@@ -51,7 +51,7 @@ class Slots:
 
     def __init__(self, kn: Knowledge, view: SeatView) -> None:
         me = kn.seat
-        self.unseen: list[int] = bits(kn.unseen)
+        self.unseen: list[int] = indices_of_mask(kn.unseen)
         self.hand_slots = [0, 0, 0, 0]
         self.table_slots = [0, 0, 0, 0]
         for s in range(4):

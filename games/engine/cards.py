@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any, Final
 
@@ -33,6 +33,7 @@ __all__ = [
     "cards_of_mask",
     "codes_of_mask",
     "format_cards",
+    "indices_of_mask",
     "mask_of",
     "parse_card",
     "parse_cards",
@@ -281,11 +282,23 @@ def mask_of(cards: Iterable[Card]) -> int:
     return m
 
 
-def _bits(mask: int) -> Iterator[int]:
+def indices_of_mask(mask: int) -> list[int]:
+    """The card indices (``suit * 9 + rank``) set in ``mask``, lowest first.
+
+    The one set-bit scanner of the engine and the bots; loops that need the
+    low bit itself (``mask & -mask``) inline it on their hot paths.
+
+    >>> indices_of_mask(0b1001_0000_0101)
+    [0, 2, 8, 11]
+    >>> indices_of_mask(0)
+    []
+    """
+    out = []
     while mask:
         low = mask & -mask
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         mask ^= low
+    return out
 
 
 def cards_of_mask(mask: int) -> tuple[Card, ...]:
@@ -294,7 +307,7 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
 
 
 def _cards_of_mask(mask: int) -> tuple[Card, ...]:
-    cards = tuple(DECK[i] for i in _bits(mask))
+    cards = tuple(DECK[i] for i in indices_of_mask(mask))
     if len(_CARDS_CACHE) < 400_000:
         _CARDS_CACHE[mask] = cards
     return cards
@@ -311,6 +324,6 @@ def codes_of_mask(mask: int) -> list[str]:
 def points_of_mask(mask: int) -> int:
     """Sum of card points (R3) of the cards in ``mask``."""
     total = 0
-    for i in _bits(mask):
+    for i in indices_of_mask(mask):
         total += POINTS[i]
     return total

@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Final
 
 from .actions import BEAT, DISCARD, LEAD, MOLODKA, Action, action_from_mask
-from .cards import Card, Suit, mask_of, suit_mask
+from .cards import Card, Suit, indices_of_mask, mask_of, suit_mask
 
 __all__ = [
     "BEATEN_BY",
@@ -76,15 +76,6 @@ def beats(x: Card, y: Card, trump: Suit | int) -> bool:
     return beats_index(x.index, y.index, int(trump))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 _MATCH_CACHE: dict[tuple[int, int, int], bool] = {}
 #: Memo tables are cleared when they grow past this (bounded memory).
 _CACHE_LIMIT = 300_000
@@ -103,7 +94,7 @@ def can_beat_mask(cards: int, top: int, trump: int) -> bool:
         if cards.bit_count() != top.bit_count() or cards & top:
             found = False
         else:
-            found = _match(_bits(top), cards, BEATEN_BY[trump])
+            found = _match(indices_of_mask(top), cards, BEATEN_BY[trump])
         if len(_MATCH_CACHE) > _CACHE_LIMIT:
             _MATCH_CACHE.clear()
         _MATCH_CACHE[key] = found
@@ -184,7 +175,7 @@ _BEAT1: Final[dict[int, Action]] = {1 << i: action_from_mask(BEAT, 1 << i) for i
 
 
 def _subsets(hand: int, k: int) -> list[int]:
-    return [sum(c) for c in combinations([1 << i for i in _bits(hand)], k)]
+    return [sum(c) for c in combinations([1 << i for i in indices_of_mask(hand)], k)]
 
 
 def hand_actions(hand: int) -> tuple[tuple[Action, ...], ...]:
@@ -256,7 +247,7 @@ def beat_actions(hand: int, top: int, trump: int) -> tuple[Action, ...]:
         k = top.bit_count()
         # Only cards that beat at least one top card can take part.
         useful = 0
-        for y in _bits(top):
+        for y in indices_of_mask(top):
             useful |= beaten_by[y]
         useful &= hand
         if useful.bit_count() < k:
