@@ -44,6 +44,8 @@ class Termination(models.TextChoices):
     VOTED_END = "voted_end", "Ended by the players' vote"
     ABANDONED = "abandoned", "Abandoned (nobody at the table)"
     VOIDED = "voided", "Voided by a moderator"
+    # A tournament round's time limit: decided by fewer loss points, equal is a tie.
+    ROUND_TIME = "round_time", "Decided at the tournament round's time limit"
 
 
 class Series(models.Model):

@@ -24,13 +24,16 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     """Act on how the series ended (games/services/finish.py names the reason):
 
     - ``completed``: record it per player and, if ranked, rate it (``rate_series_task``);
+    - ``round_time``: a tournament round's time limit decided it by fewer loss points:
+      recorded and, if ranked, rated like ``completed`` when a team is the goat (a tie,
+      equal loss points, is recorded but moves no rating: ``services.rate_series``);
     - ``voided``: undo whatever rating it gave (``rollback_series_task``);
     - ``voted_end`` / ``abandoned``: nothing: a series that was not played to its
       target is neither rated nor counted in anyone's record.
     """
     from games.models import Termination
 
-    if termination == Termination.COMPLETED:
+    if termination in (Termination.COMPLETED, Termination.ROUND_TIME):
         task_name = "rate_series_task"
     elif termination == Termination.VOIDED:
         task_name = "rollback_series_task"

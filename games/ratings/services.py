@@ -38,6 +38,9 @@ from games.ratings.models import (
 )
 
 logger = logging.getLogger(__name__)
+# The terminations that decide a series: played to the target (R18), or a tournament
+# round's time limit (fewer loss points wins; equal is a tie, recorded but not rated).
+DECIDED = (Termination.COMPLETED, Termination.ROUND_TIME)
 
 def epoch_days(moment: datetime) -> float:
     """``moment`` as days since the Unix epoch (stored so SQL can inflate sigma)."""
@@ -75,10 +78,11 @@ def rate_series(series_id: int) -> bool:
             # The row lock serialises two workers finishing the same series.
             series = (Series.objects.select_for_update(of=("self",))
                       .filter(pk=series_id).first())
-            # Only a series played to its target is recorded and rated (its reason says
-            # so explicitly; voted, abandoned and voided series are not).
+            # Only a series played to its target, or decided at a tournament round's
+            # time limit, is recorded and rated (its reason says so explicitly; voted,
+            # abandoned and voided series are not).
             if (series is None or series.status != Series.Status.FINISHED
-                    or series.termination != Termination.COMPLETED):
+                    or series.termination not in DECIDED):
                 return False
             if RatedSeries.objects.filter(series_id=series.pk).exists():
                 return False
@@ -99,7 +103,8 @@ def _process_locked(series: Series) -> None:
     leavers = _leaver_positions(series)
     people = {seat.position: seat.person_id for seat in selectors.roster(series)}
     finished_at = series.finished_at or timezone.now()
-    ranked = bool(series.ranked) and all(people.get(p) for p in range(4))
+    ranked = (bool(series.ranked) and all(people.get(p) for p in range(4))
+              and series.goat in ("A", "B"))  # a round-time tie has no goat to rate
     if ranked and len(set(people.values())) != 4:
         ranked = False  # one person on two seats cannot be rated against themselves
     _write_records(series, games, people, leavers, finished_at)
@@ -300,7 +305,7 @@ def _undo_change_locked(rating: Rating, change: RatingChange, people: dict[int, 
 def unprocessed_series_ids(limit: int = 50) -> list[int]:
     """Recently finished series without a marker (a lost task); for the sweep."""
     since = timezone.now() - timedelta(hours=rating_settings.SWEEP_LOOKBACK_HOURS)
-    return list(Series.objects.filter(termination=Termination.COMPLETED,
+    return list(Series.objects.filter(termination__in=DECIDED,
                                       finished_at__gte=since,
                                       rated_marker__isnull=True)
                 .order_by("finished_at").values_list("pk", flat=True)[:limit])

@@ -7,7 +7,9 @@ Every end goes through here with a termination reason (models.Termination):
   players read the summary (R15: the last taker leads it);
 - ``voted_end``: the players voted to end a casual series (services/votes.py);
 - ``abandoned``: nobody was at the table any more (services/sweep.py);
-- ``voided``: a moderator voided the series (its games stay in the record, marked).
+- ``voided``: a moderator voided the series (its games stay in the record, marked);
+- ``round_time``: a tournament round's time limit (games/tournaments): the caller sets
+  the winner and the goat by fewer loss points (equal: neither) before calling.
 
 The hooks fire on commit with the reason (games/signals.py), and the apps that react
 (ratings, later tournaments and moderation) act on that reason explicitly. Callers
@@ -31,18 +33,21 @@ SERIES_STATUS = {
     Termination.VOTED_END: Series.Status.ABORTED,
     Termination.ABANDONED: Series.Status.ABORTED,
     Termination.VOIDED: Series.Status.VOIDED,
+    Termination.ROUND_TIME: Series.Status.FINISHED,
 }
 # A game stopped before its end: by a vote or an empty table, or voided.
 STOPPED_GAME_STATUS = {
     Termination.VOTED_END: Game.Status.ABORTED,
     Termination.ABANDONED: Game.Status.ABORTED,
     Termination.VOIDED: Game.Status.VOIDED,
+    Termination.ROUND_TIME: Game.Status.ABORTED,
 }
 TABLE_STATUS = {
     Termination.COMPLETED: Table.Status.FINISHED,
     Termination.VOTED_END: Table.Status.FINISHED,
     Termination.ABANDONED: Table.Status.ABANDONED,
     Termination.VOIDED: Table.Status.FINISHED,
+    Termination.ROUND_TIME: Table.Status.FINISHED,
 }
 
 

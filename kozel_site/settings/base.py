@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "games",
     "games.ratings",
     "games.queue",
+    "games.tournaments",  # clubs and club tournaments (issue 13)
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    """Clubs and their tournaments (issue 13)."""
+
+    name = "games.tournaments"
+    label = "tournaments"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.tournaments import receivers  # noqa: F401 - connects the receivers

@@ -1,0 +1,338 @@
+"""Clubs, their members, tournaments, entries, rounds, matches and the audit log.
+
+A match is one series at an ordinary table (games.models.Table/Series), created at the
+round's start through the games services; the series' roster (SeriesSeat) stays the one
+record of who plays a seat. A match's sides (MatchSide) say which *entries* it paired:
+one per side in a pairs event, two per side in an individual one.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from accounts.countries import COUNTRY_CHOICES
+from games.models import BotLevel, Series, Table
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Club(models.Model):
+    """A club: its members play its tournaments; its owner appoints directors."""
+
+    class JoinPolicy(models.TextChoices):
+        OPEN = "open", "Open: anyone can join"
+        REQUEST = "request", "By request: a director approves"
+        INVITE = "invite", "By invite link only"
+
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=40, unique=True)
+    description = models.TextField(max_length=2000, blank=True)
+    country = models.CharField(max_length=2, blank=True, choices=COUNTRY_CHOICES)
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES,
+                                default=settings.LANGUAGE_CODE)
+    join_policy = models.CharField(max_length=10, choices=JoinPolicy.choices,
+                                   default=JoinPolicy.OPEN)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_token)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="owned_clubs")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A person's place in a club: a role while active, or a pending request, or a ban."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        DIRECTOR = "director", "Director"
+        MEMBER = "member", "Member"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Member"
+        REQUESTED = "requested", "Asked to join"
+        BANNED = "banned", "Banned"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="club_memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["club", "created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_once"),
+            models.UniqueConstraint(fields=["club"], condition=Q(role="owner"),
+                                    name="membership_one_owner"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.club_id} ({self.role}, {self.status})"
+
+
+class Tournament(models.Model):
+    """One event of a club: pairs (Swiss or round robin) or individual."""
+
+    class Kind(models.TextChoices):
+        PAIRS = "pairs", "Pairs (fixed partnerships)"
+        INDIVIDUAL = "individual", "Individual (a new partner every round)"
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        ROTATION = "rotation", "Individual rounds"
+        WHIST = "whist", "Whist schedule (everybody partners everybody once)"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration open"
+        CLOSED = "closed", "Registration closed"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    TARGETS = (6, 12)
+    CLOCKS = (None, 15, 30, 60)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    format = models.CharField(max_length=12, choices=Format.choices)
+    status = models.CharField(max_length=14, choices=Status.choices,
+                              default=Status.REGISTRATION)
+    target = models.PositiveSmallIntegerField(default=12, help_text="loss points (R18)")
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(default=3)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    checkin_seconds = models.PositiveIntegerField(default=300)
+    round_seconds = models.PositiveIntegerField(default=3600, help_text="round time limit")
+    break_seconds = models.PositiveIntegerField(default=60, help_text="pause between rounds")
+    rated = models.BooleanField(default=False)
+    bots_allowed = models.BooleanField(default=False)
+    paused = models.BooleanField(default=False)
+    seed = models.BigIntegerField(default=new_seed, help_text="the pairer's and the lot's")
+    forbidden_pairs = models.JSONField(default=list, blank=True,
+                                       help_text="[[entry, entry], ...] never paired")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(target__in=[6, 12]), name="tournament_target"),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=[15, 30, 60]),
+                name="tournament_clock"),
+            models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=30),
+                                   name="tournament_rounds_range"),
+            # A rated event is played at ranked tables: people only, a clock, to 12.
+            models.CheckConstraint(
+                condition=~Q(rated=True) | (Q(bots_allowed=False) & Q(target=12)
+                                            & Q(turn_seconds__in=[15, 30])),
+                name="tournament_rated_rules"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_pairs(self) -> bool:
+        return self.kind == self.Kind.PAIRS
+
+
+class Entry(models.Model):
+    """A pair (pairs events) or a player (individual), or a labelled bot entry."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the partner to confirm"
+        ACTIVE = "active", "Playing"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DISQUALIFIED = "disqualified", "Disqualified"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player1 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.PROTECT, related_name="+")
+    bot_level = models.CharField(max_length=10, blank=True, choices=BotLevel.choices)
+    name = models.CharField(max_length=80)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    email_opt_in = models.BooleanField(default=False)
+    # The first round this entry may be paired in (a late join starts later).
+    first_round = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(player1__isnull=False, bot_level="")
+                           | (Q(player1__isnull=True, player2__isnull=True) & ~Q(bot_level=""))),
+                name="entry_people_xor_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def people_ids(self) -> list[int]:
+        return [u for u in (self.player1_id, self.player2_id) if u]
+
+
+class Round(models.Model):
+    """One round: paired, then started (tables made, check-in), then finished."""
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", "Paired, not started"
+        CHECKIN = "checkin", "Check-in"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
+    manual_pairs = models.JSONField(default=list, blank=True,
+                                    help_text="[[entry, entry], ...] set by a director")
+    started_at = models.DateTimeField(null=True, blank=True)
+    checkin_deadline = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"],
+                                               name="round_unique_number")]
+        indexes = [models.Index(fields=["status", "checkin_deadline"], name="round_due_idx")]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of {self.tournament_id}"
+
+
+class Match(models.Model):
+    """One table of a round (a series), or a bye."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Not started"
+        CHECKIN = "checkin", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    class Outcome(models.TextChoices):
+        NONE_YET = "", "—"
+        A = "A", "Side A won"
+        B = "B", "Side B won"
+        TIE = "tie", "Tie"
+        BYE = "bye", "Bye"
+        DOUBLE_FORFEIT = "none", "Both sides forfeited"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    series = models.OneToOneField(Series, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="tournament_match")
+    outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
+    forfeit = models.BooleanField(default=False)
+    loss_a = models.PositiveSmallIntegerField(default=0)
+    loss_b = models.PositiveSmallIntegerField(default=0)
+    termination = models.CharField(max_length=12, blank=True, default="")
+    checked_in = models.JSONField(default=list, blank=True, help_text="user ids")
+    substitutes = models.JSONField(default=list, blank=True,
+                                   help_text="positions a bot plays for an absentee")
+    corrected = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="match_unique_number"),
+            models.CheckConstraint(condition=Q(outcome__in=["", "A", "B", "tie", "bye", "none"]),
+                                   name="match_outcome_values"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.number} of {self.round}"
+
+
+class MatchSide(models.Model):
+    """An entry in a match: side A plays seats 0+2, side B seats 1+3 (R1).
+
+    In a pairs event a side is one entry (player1 at the lower seat); in an individual
+    event it is two entries, ``slot`` 0 at seat 0/1 and slot 1 at seat 2/3.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
+    side = models.CharField(max_length=1)
+    slot = models.PositiveSmallIntegerField(default=0)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="match_sides")
+
+    class Meta:
+        ordering = ["match", "side", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "side", "slot"], name="side_unique_slot"),
+            models.UniqueConstraint(fields=["match", "entry"], name="side_entry_once"),
+            models.CheckConstraint(condition=Q(side__in=["A", "B"]) & Q(slot__lte=1),
+                                   name="side_values"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} on {self.side}{self.slot} of {self.match_id}"
+
+
+class AuditEntry(models.Model):
+    """The append-only log of what owners and directors did (shown to directors).
+
+    Rows are only ever inserted (services/audit.py); ``save`` refuses an update and the
+    admin shows them read-only.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+",
+                              help_text="empty: the server (a scheduled step)")
+    action = models.CharField(max_length=40)
+    reason = models.CharField(max_length=300, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor_id} ({self.created_at:%Y-%m-%d %H:%M})"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise ValueError("the audit log is append-only")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ValueError("the audit log is append-only")

@@ -1,0 +1,41 @@
+"""Receivers of game hooks: they only enqueue; the task calls the service (STYLE c).
+
+``series_finished`` fires after the finishing transaction commits
+(games/services/finish.py) with its termination; a match whose series ended is scored
+by ``match_finished_task`` (and by the beat tick if that message is lost).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import receiver
+
+from games.signals import series_finished
+
+logger = logging.getLogger(__name__)
+
+
+@receiver(series_finished, dispatch_uid="tournaments.match_finished")
+def on_series_finished(sender: Any, series_id: int, termination: str = "",
+                       **kwargs: Any) -> None:
+    """Every termination matters to a tournament (services/rounds.py scores it):
+    ``completed`` by the goat (R18); ``round_time``, ``voted_end`` and ``abandoned``
+    by fewer loss points (equal is a tie); ``voided`` leaves the match for a director
+    to correct. Series outside tournaments are skipped by the task."""
+    from games.tournaments.models import Match
+
+    if not Match.objects.filter(series_id=series_id).exists():
+        return
+
+    def enqueue() -> None:
+        from games.tournaments import tasks
+
+        try:
+            tasks.match_finished_task.delay(series_id)
+        except Exception:  # the beat tick scores it if the broker is down
+            logger.exception("could not enqueue match_finished_task(%s)", series_id)
+
+    transaction.on_commit(enqueue)
