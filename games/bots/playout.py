@@ -16,7 +16,16 @@ from typing import Final
 
 from games.engine import fast
 from games.engine.actions import Action
-from games.engine.fast import Core
+from games.engine.fast import (
+    HANDS,
+    HOLDERS,
+    MOLODKA_DISTANCE,
+    ORIGINAL_LEADER,
+    PILES,
+    TRICKS,
+    TURN,
+    Core,
+)
 from games.engine.scoring import score
 
 from .heuristics import CASUAL, CardSense, mask_points
@@ -33,16 +42,16 @@ MARGIN_WEIGHT = 0.5
 def _molodka(core: Core, quiet: int) -> tuple[int, Action] | None:
     """R11 in playouts: the nearest eligible holder announces at once (a molodka
     takes all sixteen cards in hand unless somebody beats all four)."""
-    if not (core[18] and core[12]):
+    if not (core[HOLDERS] and core[MOLODKA_DISTANCE]):
         return None
     seats = [s for s in fast.molodka_seats(core) if s != quiet]
     if not seats:
         return None
-    orig = core[6]
+    orig = core[ORIGINAL_LEADER]
     seat = min(seats, key=lambda s: (s - orig) & 3)
     from games.engine.rules import molodka_action
 
-    return seat, molodka_action(core[0][seat])
+    return seat, molodka_action(core[HANDS][seat])
 
 
 def greedy_action(
@@ -54,7 +63,7 @@ def greedy_action(
     found = _molodka(core, -1)
     if found is not None:
         return found
-    turn: int = core[7]
+    turn: int = core[TURN]
     if eps and rng.random() < eps:
         options = [a for a in fast.legal(core) if a.code != 3]
         return turn, options[int(rng.random() * len(options))]
@@ -64,6 +73,10 @@ def greedy_action(
 def sense_action(core: Core, turn: int, sense: CardSense) -> Action:
     """The normal action (R8/R9) of seat ``turn`` on a full-information world
     by the card sense ``sense``."""
+    # Hot path: once per step of every playout (hundreds of playouts per
+    # club/strong decision), so the core is read by literal positions (0 HANDS,
+    # 2 TRUMP, 8 K, 9 TOP, 10 TOP_SEAT, 11 TABLE, 13 PILES, 17 PLAYED; see
+    # games.engine.fast): a constant index instead of a global lookup per read.
     hands = core[0]
     hand = hands[turn]
     trump = core[2]
@@ -111,8 +124,8 @@ def utility(core: Core, team: int, loss_value: tuple[float, ...] | None = None) 
     ``loss_value`` (see :func:`games.bots.equity.loss_values`) replaces the
     plain loss-point margin by what each result is worth at the series score.
     """
-    pa = mask_points(core[13][0])
-    tricks: tuple[int, int] = core[14]
+    pa = mask_points(core[PILES][0])
+    tricks: tuple[int, int] = core[TRICKS]
     loss = _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0]
     margin = MARGIN_WEIGHT * ((pa - 60) / 60.0)
     if team:
@@ -134,6 +147,10 @@ def playout(
     """Play ``core`` to the end (R14) with :func:`greedy_action`; its utility for
     ``team``.  ``quiet`` is a seat that stays silent about its molodka until
     the current trick ends (to value "not announcing now", R11)."""
+    # Hot path: the loop every club/strong decision spends its time in; it reads
+    # the core by literal positions (7 TURN, 12 MOLODKA_DISTANCE, 15
+    # TRICKS_COMPLETED, 18 HOLDERS; see games.engine.fast) for the reason given in
+    # sense_action.
     step = fast.step
     done = core[15]
     while core[7] is not None:

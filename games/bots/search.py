@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from games.engine import Action, SeatView, fast
-from games.engine.fast import Core
+from games.engine.fast import HANDS, STOCK, TABLE, Core
 from games.engine.rules import (
     BEATEN_BY,
     MOLODKA_HANDS,
@@ -187,7 +187,7 @@ def _tell_weight(core: Core, kn: Knowledge) -> float:
     discarded against an opponent's single card probably had nothing to beat
     it with, unless it drew cards since (the cards it holds now may be new)."""
     w = 1.0
-    hands = core[0]
+    hands = core[HANDS]
     beaten_by = BEATEN_BY[kn.trump]
     for tell in kn.tells:
         s = tell.seat
@@ -204,7 +204,7 @@ def _tell_weight(core: Core, kn: Knowledge) -> float:
         w *= (1.0 - q * old) ** beaters
     if kn.silent_holders_possible:
         for s in range(4):
-            if s != kn.seat and core[11][s] is None and hands[s] in MOLODKA_HANDS:
+            if s != kn.seat and core[TABLE][s] is None and hands[s] in MOLODKA_HANDS:
                 w *= 0.3  # it could have announced this molodka (R11) and did not
     return w
 
@@ -248,6 +248,9 @@ def _moves(core: Core) -> list[Action]:
     """The seat on turn's actions, best-first (the greedy choice leads), without
     out-of-turn molodkas: with the stock empty hands shrink, so only the first
     trick could see one, and leading it is a normal lead (R11)."""
+    # Hot path: once per node of the exact endgame (thousands per world), so the
+    # core is read by literal positions (0 HANDS, 2 TRUMP, 7 TURN, 8 K, 9 TOP; see
+    # games.engine.fast): a constant index instead of a global lookup per read.
     turn = core[7]
     hand = core[0][turn]
     k = core[8]
@@ -275,6 +278,8 @@ class _Exact:
         self.table: dict[Core, float] = {}
 
     def value(self, core: Core, alpha: float, beta: float) -> float:
+        # Hot path (every node of the exact endgame): 7 is TURN, read by literal
+        # position as in _moves.
         if core[7] is None:
             return utility(core, self.team, self.loss_value)
         key = core
@@ -387,7 +392,7 @@ def _world_values(
     loss_value: tuple[float, ...] | None,
 ) -> list[float]:
     step = fast.step
-    if cfg.endgame and not world[1] and world[0][me].bit_count() <= cfg.endgame:
+    if cfg.endgame and not world[STOCK] and world[HANDS][me].bit_count() <= cfg.endgame:
         exact = _Exact(team, cfg.node_budget, loss_value)
         try:
             out = []

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import fields, replace
 
 from games.engine import fast
+from games.engine.fast import HOLDERS, MOLODKA_DISTANCE, PILES, TRICKS, TURN
 
 from .heuristics import CASUAL_PARAMS, CardSense, SenseParams, mask_points
 from .playout import _LOSS_MARGIN, _molodka, sense_action
@@ -38,16 +39,16 @@ def play_game(seed: int, senses: tuple[CardSense, CardSense]) -> int:
     rng = random.Random(seed)
     core = fast.deal(seed, rng.randrange(4))
     step = fast.step
-    while core[7] is not None:
-        found = _molodka(core, -1) if core[18] and core[12] else None
+    while core[TURN] is not None:
+        found = _molodka(core, -1) if core[HOLDERS] and core[MOLODKA_DISTANCE] else None
         if found is not None:
             core = step(core, found[0], found[1])
             continue
-        turn = core[7]
+        turn = core[TURN]
         action = sense_action(core, turn, senses[turn & 1])
         core = step(core, turn, action)
-    pa = mask_points(core[13][0])
-    tricks: tuple[int, int] = core[14]
+    pa = mask_points(core[PILES][0])
+    tricks: tuple[int, int] = core[TRICKS]
     margin: int = _LOSS_MARGIN[pa][tricks[0] > 0][tricks[1] > 0]
     return margin
 

@@ -6,7 +6,11 @@ This module is the one implementation of the state machine of a game
 and bots and the benchmark may call it directly for playouts.  tests/engine/test_oracle.py
 checks both against a plain, independent reading of the rules.
 
-A core is a tuple, unpacked by position for speed::
+A core is a tuple, unpacked by position for speed; read one field by its
+constant below (``core[TURN]``).  Only the measured hot path reads literal
+positions, and each of its functions says so: :func:`legal`, the bench's
+timed loop (:mod:`games.engine.bench`), and the bots' playout loop and exact
+endgame (:mod:`games.bots.playout`, :mod:`games.bots.search`)::
 
     (hands, stock, trump, trump_card, dealer, leader, original_leader, turn, k,
      top, top_seat, table, molodka_distance, piles, tricks, tricks_completed,
@@ -206,11 +210,16 @@ def legal(core: Core) -> Sequence[Action]:
 
     The result may be a shared cached tuple: do not mutate it.
     """
+    # Hot path: every step of a random playout (random_playout, the bench's
+    # random games, the protocol's legal) lists its actions here.  So it inlines
+    # rules.hand_actions / rules.beat_actions and reads the core by literal
+    # positions (0 HANDS, 2 TRUMP, 7 TURN, 8 K, 9 TOP, 12 MOLODKA_DISTANCE,
+    # 18 HOLDERS): a literal index is a constant in the bytecode, a name one
+    # more module-global lookup on every read.
     turn = core[7]
     if turn is None:
         return ()
     hand = core[0][turn]
-    # Inlined rules.hand_actions / rules.beat_actions: this is the playout hot path.
     per_hand = _HAND_CACHE.get(hand) or hand_actions(hand)
     k = core[8]
     out: Sequence[Action]

@@ -25,7 +25,20 @@ from . import fast
 from .actions import BEAT, LEAD, MOLODKA, Action
 from .cards import Card, cards_of_mask, points_of_mask
 from .errors import EngineError, IllegalActionError
-from .fast import ALGORITHM_VERSION, Core
+from .fast import (
+    ALGORITHM_VERSION,
+    HANDS,
+    LAST_TAKER,
+    LEADER,
+    PILES,
+    STOCK,
+    TABLE,
+    TRICKS,
+    TRICKS_COMPLETED,
+    TRUMP_CARD,
+    TURN,
+    Core,
+)
 from .position import Position
 from .rules import can_beat_mask, is_one_suit
 from .scoring import score
@@ -114,10 +127,10 @@ def new_game(
     core = fast.deal(seed, dealer, leader, algorithm)
     start = Position(
         dealer=dealer,
-        leader=core[5],
-        trump_card=Card(core[3]),
-        hands=tuple(cards_of_mask(m) for m in core[0]),  # type: ignore[arg-type]
-        stock=tuple(Card(i) for i in core[1]),
+        leader=core[LEADER],
+        trump_card=Card(core[TRUMP_CARD]),
+        hands=tuple(cards_of_mask(m) for m in core[HANDS]),  # type: ignore[arg-type]
+        stock=tuple(Card(i) for i in core[STOCK]),
     )
     return GameState(core=core, start=start, seed=seed, algorithm=algorithm)
 
@@ -138,9 +151,9 @@ def seats_to_act(state: GameState) -> list[int]:
     """The seats that may act now: the seat on turn plus every seat that may
     announce a molodka (R11), sorted; ``[]`` after R14."""
     core = state.core
-    if core[7] is None:
+    if core[TURN] is None:
         return []
-    return sorted({core[7], *fast.molodka_seats(core)})
+    return sorted({core[TURN], *fast.molodka_seats(core)})
 
 
 def _fmt(mask: int) -> str:
@@ -224,20 +237,20 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     new = fast.step(core, seat, action)
     events: list[Event] = []
     last_trick = state.last_trick
-    table = core[11]
+    table = core[TABLE]
     if action.code == MOLODKA:
         returned = tuple((i, a) for i, a in enumerate(table) if a is not None)
         events.append(("molodka", seat, action, returned))
     else:
         events.append(("play", seat, action))
-        if new[15] > core[15]:
+        if new[TRICKS_COMPLETED] > core[TRICKS_COMPLETED]:
             plays = tuple(action if i == seat else table[i] for i in range(4))
-            taker: int = new[16]
-            events.append(("trick", taker, new[15], plays))
-            last_trick = LastTrick(plays=plays, taker=taker, trick_no=new[15])  # type: ignore[arg-type]
-            if len(new[1]) != len(core[1]):
-                after = [m ^ action.mask if i == seat else m for i, m in enumerate(core[0])]
-                counts = tuple(new[0][i].bit_count() - after[i].bit_count() for i in range(4))
+            taker: int = new[LAST_TAKER]
+            events.append(("trick", taker, new[TRICKS_COMPLETED], plays))
+            last_trick = LastTrick(plays=plays, taker=taker, trick_no=new[TRICKS_COMPLETED])  # type: ignore[arg-type]
+            if len(new[STOCK]) != len(core[STOCK]):
+                after = [m ^ action.mask if i == seat else m for i, m in enumerate(core[HANDS])]
+                counts = tuple(new[HANDS][i].bit_count() - after[i].bit_count() for i in range(4))
                 events.append(("draw", counts))
     return GameState(
         core=new,
@@ -282,12 +295,12 @@ def outcome(state: GameState) -> GameOutcome | None:
     """``None`` while the game runs; after R14 the card points (R3, R16), tricks,
     loss points (R16), eggs (R17), winner and the last taker (R15)."""
     core = state.core
-    if core[7] is not None:
+    if core[TURN] is not None:
         return None
-    points = {"A": points_of_mask(core[13][0]), "B": points_of_mask(core[13][1])}
-    tricks = {"A": core[14][0], "B": core[14][1]}
+    points = {"A": points_of_mask(core[PILES][0]), "B": points_of_mask(core[PILES][1])}
+    tricks = {"A": core[TRICKS][0], "B": core[TRICKS][1]}
     loss_points, eggs, winner = score(points, tricks)
-    return GameOutcome(points, tricks, loss_points, eggs, winner, core[16])
+    return GameOutcome(points, tricks, loss_points, eggs, winner, core[LAST_TAKER])
 
 
 def game_record(state: GameState) -> dict[str, Any]:

@@ -25,6 +25,22 @@ from typing import Any
 from . import fast
 from .actions import DISCARD, Action
 from .cards import Card, cards_of_mask, points_of_mask
+from .fast import (
+    DEALER,
+    HANDS,
+    LEADER,
+    ORIGINAL_LEADER,
+    PILES,
+    STOCK,
+    TABLE,
+    TOP_SEAT,
+    TRICKS,
+    TRICKS_COMPLETED,
+    TRUMP,
+    TRUMP_CARD,
+    TURN,
+    K,
+)
 from .game import game_record, outcome
 from .state import Event, GameState
 
@@ -189,12 +205,13 @@ def _view(
     state: GameState, seat: int | None, series: dict[str, Any] | None = None
 ) -> SeatView:
     core = state.core
-    trump = core[2]
-    over = core[7] is None
+    trump = core[TRUMP]
+    piles = core[PILES]
+    over = core[TURN] is None
     hand: list[str] = []
     legal: tuple[Action, ...] = ()
     if seat is not None:
-        cards = sorted(cards_of_mask(core[0][seat]), key=lambda c: c.sort_key(trump))
+        cards = sorted(cards_of_mask(core[HANDS][seat]), key=lambda c: c.sort_key(trump))
         hand = [c.code for c in cards]
         legal = tuple(fast.legal_for(core, seat))
     last = state.last_trick
@@ -202,21 +219,21 @@ def _view(
     return SeatView(
         seat=seat,
         hand=hand,
-        hand_sizes=[m.bit_count() for m in core[0]],
-        stock_size=len(core[1]),
-        trump_card=Card(core[3]).code,
+        hand_sizes=[m.bit_count() for m in core[HANDS]],
+        stock_size=len(core[STOCK]),
+        trump_card=Card(core[TRUMP_CARD]).code,
         trump_suit="CDHS"[trump],
-        dealer=core[4],
-        leader=core[5],
-        original_leader=core[6],
-        turn=core[7],
-        k=core[8],
-        table=[_entry(a, i == seat) for i, a in enumerate(core[11])],
-        top_seat=None if core[10] < 0 else core[10],
-        tricks={"A": core[14][0], "B": core[14][1]},
-        tricks_completed=core[15],
+        dealer=core[DEALER],
+        leader=core[LEADER],
+        original_leader=core[ORIGINAL_LEADER],
+        turn=core[TURN],
+        k=core[K],
+        table=[_entry(a, i == seat) for i, a in enumerate(core[TABLE])],
+        top_seat=None if core[TOP_SEAT] < 0 else core[TOP_SEAT],
+        tricks={"A": core[TRICKS][0], "B": core[TRICKS][1]},
+        tricks_completed=core[TRICKS_COMPLETED],
         pile_points=(
-            {"A": points_of_mask(core[13][0]), "B": points_of_mask(core[13][1])} if over else None
+            {"A": points_of_mask(piles[0]), "B": points_of_mask(piles[1])} if over else None
         ),
         history=[_event(e, seat) for e in state.history],
         last_trick=None

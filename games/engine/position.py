@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card, cards_of_mask, mask_of, parse_cards
 from .errors import EngineError, InvalidPositionError
+from .fast import DEALER, HANDS, LEADER, PILES, PLAYED, STOCK, TRICKS, TRUMP_CARD, TURN, K
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -171,16 +172,16 @@ def position_of(state: GameState) -> Position:
     Raises :class:`EngineError` mid-trick or after the game is over.
     """
     core = state.core
-    if core[7] is None:
+    if core[TURN] is None:
         raise EngineError("R14: the game is over; there is no position to export")
-    if core[17] or core[8]:
+    if core[PLAYED] or core[K]:
         raise EngineError("a position can only be exported at a trick boundary")
     return Position(
-        dealer=core[4],
-        leader=core[5],
-        trump_card=Card(core[3]),
-        hands=tuple(cards_of_mask(m) for m in core[0]),  # type: ignore[arg-type]
-        stock=tuple(Card(i) for i in core[1]),
-        piles=(cards_of_mask(core[13][0]), cards_of_mask(core[13][1])),
-        tricks=core[14],
+        dealer=core[DEALER],
+        leader=core[LEADER],
+        trump_card=Card(core[TRUMP_CARD]),
+        hands=tuple(cards_of_mask(m) for m in core[HANDS]),  # type: ignore[arg-type]
+        stock=tuple(Card(i) for i in core[STOCK]),
+        piles=(cards_of_mask(core[PILES][0]), cards_of_mask(core[PILES][1])),
+        tricks=core[TRICKS],
     )

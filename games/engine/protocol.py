@@ -29,6 +29,22 @@ from . import fast
 from .actions import ACTION_TYPES, Action
 from .cards import Card, Suit, cards_of_mask, mask_of, parse_cards, points_of_mask
 from .errors import EngineError
+from .fast import (
+    DEALER,
+    HANDS,
+    LAST_TAKER,
+    LEADER,
+    ORIGINAL_LEADER,
+    PILES,
+    STOCK,
+    TABLE,
+    TOP_SEAT,
+    TRICKS,
+    TRICKS_COMPLETED,
+    TRUMP_CARD,
+    TURN,
+    K,
+)
 from .game import apply, new_game, outcome
 from .observation import Policy, observe
 from .policies import BUILTIN_POLICIES
@@ -111,27 +127,27 @@ def state_dict(state: GameState) -> dict[str, Any]:
     """The full state in the conformance vocabulary (the ``state`` command)."""
     core = state.core
     result = outcome(state)
-    piles = core[13]
-    over = core[7] is None
+    piles = core[PILES]
+    over = core[TURN] is None
     return {
-        "turn": core[7],
-        "leader": core[5],
-        "original_leader": core[6],
-        "dealer": core[4],
-        "k": core[8],
-        "hands": [[c.code for c in cards_of_mask(m)] for m in core[0]],
-        "hand_sizes": [m.bit_count() for m in core[0]],
-        "stock_size": len(core[1]),
-        "trump_card": Card(core[3]).code,
-        "table": [_table_entry(a) for a in core[11]],
-        "top_seat": None if core[10] < 0 else core[10],
-        "tricks": {"A": core[14][0], "B": core[14][1]},
+        "turn": core[TURN],
+        "leader": core[LEADER],
+        "original_leader": core[ORIGINAL_LEADER],
+        "dealer": core[DEALER],
+        "k": core[K],
+        "hands": [[c.code for c in cards_of_mask(m)] for m in core[HANDS]],
+        "hand_sizes": [m.bit_count() for m in core[HANDS]],
+        "stock_size": len(core[STOCK]),
+        "trump_card": Card(core[TRUMP_CARD]).code,
+        "table": [_table_entry(a) for a in core[TABLE]],
+        "top_seat": None if core[TOP_SEAT] < 0 else core[TOP_SEAT],
+        "tricks": {"A": core[TRICKS][0], "B": core[TRICKS][1]},
         "pile_sizes": {"A": piles[0].bit_count(), "B": piles[1].bit_count()},
         "pile_points": {"A": points_of_mask(piles[0]), "B": points_of_mask(piles[1])},
         "game_over": over,
-        "last_taker": None if core[16] < 0 else core[16],
-        "next_leader": core[16] if over else core[5],
-        "tricks_completed": core[15],
+        "last_taker": None if core[LAST_TAKER] < 0 else core[LAST_TAKER],
+        "next_leader": core[LAST_TAKER] if over else core[LEADER],
+        "tricks_completed": core[TRICKS_COMPLETED],
         "molodka_seats": fast.molodka_seats(core),
         "result": None
         if result is None

@@ -22,7 +22,9 @@ from .actions import BEAT, DISCARD, LEAD, MOLODKA, Action, action_from_dict, act
 from .cards import DECK, FULL_MASK, Card, Suit, cards_of_mask, codes_of_mask
 from .errors import EngineError, InvalidPositionError
 from .fast import (
+    DEALER,
     HANDS,
+    LAST_TAKER,
     LEADER,
     NO_MOLODKA,
     ORIGINAL_LEADER,
@@ -32,8 +34,12 @@ from .fast import (
     TABLE,
     TOP_SEAT,
     TRICKS,
+    TRICKS_COMPLETED,
+    TRUMP,
+    TRUMP_CARD,
     TURN,
     Core,
+    K,
     _holders,
 )
 from .position import Position
@@ -82,91 +88,91 @@ class GameState:
     @property
     def turn(self) -> int | None:
         """Seat whose normal (non-molodka) action is awaited; ``None`` after R14."""
-        turn: int | None = self.core[7]
+        turn: int | None = self.core[TURN]
         return turn
 
     @property
     def game_over(self) -> bool:
         """R14: stock empty and every hand played out."""
-        return self.core[7] is None
+        return self.core[TURN] is None
 
     @property
     def dealer(self) -> int:
         """The dealer of this game (R4)."""
-        dealer: int = self.core[4]
+        dealer: int = self.core[DEALER]
         return dealer
 
     @property
     def leader(self) -> int:
         """Leader of the current trick; after a molodka restart the molodka seat (R11)."""
-        leader: int = self.core[5]
+        leader: int = self.core[LEADER]
         return leader
 
     @property
     def original_leader(self) -> int:
         """The seat that opened the current trick: R11 distances count from it."""
-        orig: int = self.core[6]
+        orig: int = self.core[ORIGINAL_LEADER]
         return orig
 
     @property
     def k(self) -> int:
         """Cards per player in this trick (R8); 0 before the lead."""
-        k: int = self.core[8]
+        k: int = self.core[K]
         return k
 
     @property
     def trump_card(self) -> Card:
         """The card shown after the deal (R6)."""
-        return Card(self.core[3])
+        return Card(self.core[TRUMP_CARD])
 
     @property
     def trump_suit(self) -> Suit:
         """The trump suit (R6)."""
-        return Suit(self.core[2])
+        return Suit(self.core[TRUMP])
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """All four hands (hidden information: never show them, R19)."""
-        return tuple(cards_of_mask(m) for m in self.core[0])
+        return tuple(cards_of_mask(m) for m in self.core[HANDS])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The stock, top first (hidden information, R19)."""
-        return tuple(Card(i) for i in self.core[1])
+        return tuple(Card(i) for i in self.core[STOCK])
 
     @property
     def table(self) -> tuple[Action | None, ...]:
         """Per seat, what it played to the current (possibly restarted) trick."""
-        table: tuple[Action | None, ...] = self.core[11]
+        table: tuple[Action | None, ...] = self.core[TABLE]
         return table
 
     @property
     def top_seat(self) -> int | None:
         """The seat whose set is the current top set (R9), ``None`` before the lead."""
-        seat: int = self.core[10]
+        seat: int = self.core[TOP_SEAT]
         return None if seat < 0 else seat
 
     @property
     def tricks(self) -> dict[str, int]:
         """Tricks taken by each team this game."""
-        return {"A": self.core[14][0], "B": self.core[14][1]}
+        return {"A": self.core[TRICKS][0], "B": self.core[TRICKS][1]}
 
     @property
     def tricks_completed(self) -> int:
         """Number of tricks completed (including any in the starting position)."""
-        done: int = self.core[15]
+        done: int = self.core[TRICKS_COMPLETED]
         return done
 
     @property
     def last_taker(self) -> int | None:
         """Taker of the last completed trick (R10, R15)."""
-        last: int = self.core[16]
+        last: int = self.core[LAST_TAKER]
         return None if last < 0 else last
 
     @property
     def piles(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         """Team A's and team B's trick piles (face down, R10)."""
-        return (cards_of_mask(self.core[13][0]), cards_of_mask(self.core[13][1]))
+        return (cards_of_mask(self.core[PILES][0]), cards_of_mask(self.core[PILES][1]))
 
     # --- serialization ----------------------------------------------------------------
 
@@ -310,14 +316,16 @@ class GameState:
         """Debugging only (R19: never show this to a player)."""
         core = self.core
         hands = " | ".join(
-            f"{i}: {' '.join(c.code for c in cards_of_mask(m))}" for i, m in enumerate(core[0])
+            f"{i}: {' '.join(c.code for c in cards_of_mask(m))}" for i, m in enumerate(core[HANDS])
         )
         table = " ".join(
-            "-" if a is None else f"{a.kind}:{'+'.join(c.code for c in a.cards)}" for a in core[11]
+            "-" if a is None else f"{a.kind}:{'+'.join(c.code for c in a.cards)}"
+            for a in core[TABLE]
         )
         return (
-            f"<GameState turn={core[7]} leader={core[5]} k={core[8]} trump={Card(core[3]).code} "
-            f"stock={len(core[1])} hands[{hands}] table[{table}] tricks={core[14]}>"
+            f"<GameState turn={core[TURN]} leader={core[LEADER]} k={core[K]} "
+            f"trump={Card(core[TRUMP_CARD]).code} "
+            f"stock={len(core[STOCK])} hands[{hands}] table[{table}] tricks={core[TRICKS]}>"
         )
 
 

@@ -7,7 +7,7 @@ import pytest
 from games.bots.equity import loss_values, win_chance
 from games.bots.playout import utility
 from games.bots.search import CLUB, STRONG, _loss_value
-from games.engine import new_game, observe
+from games.engine import fast, new_game, observe
 
 from .helpers import position
 
@@ -46,9 +46,9 @@ def test_r18_the_series_aware_utility_reads_the_loss_value_table() -> None:
     # A finished game: team A took every card (R16: B lost 6 with no trick).
     state = position(["AS", "6C", "7C", "8C"], trump="6S", leader=0, stock=[])
     core = list(state.core)
-    core[13] = ((1 << 36) - 1, 0)
-    core[14] = (9, 0)
-    core[7] = None
+    core[fast.PILES] = ((1 << 36) - 1, 0)
+    core[fast.TRICKS] = (9, 0)
+    core[fast.TURN] = None
     finished = tuple(core)
     table = loss_values(10, 0, 12)
     assert utility(finished, 0, table) == pytest.approx(table[6 + 6] + 0.5)

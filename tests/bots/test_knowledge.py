@@ -16,16 +16,16 @@ FULL = (1 << 36) - 1
 
 def _placed(core: tuple) -> tuple[int, int]:
     mask = count = 0
-    for h in core[0]:
+    for h in core[fast.HANDS]:
         mask |= h
         count += h.bit_count()
-    for c in core[1]:
+    for c in core[fast.STOCK]:
         mask |= 1 << c
         count += 1
-    for p in core[13]:
+    for p in core[fast.PILES]:
         mask |= p
         count += p.bit_count()
-    for a in core[11]:
+    for a in core[fast.TABLE]:
         if a is not None:
             mask |= a.mask
             count += a.mask.bit_count()
@@ -45,14 +45,14 @@ def test_worlds_match_the_view_and_conserve_cards() -> None:
             # Everything public is reproduced exactly ...
             for i in (2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 17):
                 assert world[i] == true[i], i
-            assert world[0][seat] == true[0][seat]
-            assert [h.bit_count() for h in world[0]] == [h.bit_count() for h in true[0]]
-            assert len(world[1]) == len(true[1])
+            assert world[fast.HANDS][seat] == true[0][seat]
+            assert [h.bit_count() for h in world[fast.HANDS]] == [h.bit_count() for h in true[0]]
+            assert len(world[fast.STOCK]) == len(true[1])
             # ... so the sampled world offers the seat exactly its legal actions.
             assert fast.legal_for(world, seat) == list(view.legal)
             # Face-up cards of completed tricks stay in the right team's pile.
             for team in (0, 1):
-                assert kn.piles[team] & ~world[13][team] == 0
+                assert kn.piles[team] & ~world[fast.PILES][team] == 0
             checked += 1
     assert checked > 100
 
@@ -66,7 +66,7 @@ def test_r6_unseen_trump_card_is_in_stock_before_any_draw() -> None:
     trump = Card("AS").index
     for _ in range(50):
         world = world_core(kn, view, slots, rng)
-        assert trump in world[1]  # nobody has drawn yet: R6 keeps it in the stock
+        assert trump in world[fast.STOCK]  # nobody has drawn yet: R6 keeps it in the stock
 
 
 def test_r11_cards_returned_by_a_molodka_are_known_in_hand() -> None:

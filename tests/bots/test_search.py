@@ -14,9 +14,9 @@ from .helpers import position
 
 def _minimax(core: tuple, team: int) -> float:
     """Plain minimax over the same moves (no pruning, no table)."""
-    if core[7] is None:
+    if core[fast.TURN] is None:
         return utility(core, team)
-    turn = core[7]
+    turn = core[fast.TURN]
     values = [_minimax(fast.step(core, turn, a), team) for a in _moves(core)]
     return max(values) if turn & 1 == team else min(values)
 

@@ -72,9 +72,9 @@ def test_r16_play_game_returns_the_loss_point_margin_of_a_finished_game(seed: in
 def test_r16_utility_table_matches_the_engine_score() -> None:
     core = list(fast.deal(5, dealer=0))
     for pa_mask, tricks in [(0, (0, 9)), ((1 << 36) - 1, (9, 0)), (0b111 << 7, (2, 7))]:
-        core[13] = (pa_mask, ((1 << 36) - 1) ^ pa_mask)
-        core[14] = tricks
-        core[7] = None
+        core[fast.PILES] = (pa_mask, ((1 << 36) - 1) ^ pa_mask)
+        core[fast.TRICKS] = tricks
+        core[fast.TURN] = None
         pa = mask_points(pa_mask)
         loss, _, _ = score({"A": pa, "B": 120 - pa}, {"A": tricks[0], "B": tricks[1]})
         expected = loss["B"] - loss["A"] + 0.5 * (pa - 60) / 60

@@ -73,7 +73,7 @@ def molodka_rich_game(rng: random.Random) -> GameState:
 
 def random_candidates(state: GameState, seat: int, rng: random.Random, n: int) -> list[Action]:
     """Random actions, mostly from the seat's own cards, many of them illegal."""
-    hand = list(cards_of_mask(state.core[0][seat]))
+    hand = list(cards_of_mask(state.core[fast.HANDS][seat]))
     out: list[Action] = []
     for _ in range(n):
         pool = hand + [rng.choice(DECK)] if rng.random() < 0.2 else hand
@@ -85,27 +85,28 @@ def random_candidates(state: GameState, seat: int, rng: random.Random, n: int) -
 
 def check_invariants(state: GameState) -> None:
     core = state.core
-    masks = list(core[0]) + [1 << i for i in core[1]] + list(core[13])
-    masks += [a.mask for a in core[11] if a is not None]
+    masks = list(core[fast.HANDS]) + [1 << i for i in core[fast.STOCK]] + list(core[fast.PILES])
+    masks += [a.mask for a in core[fast.TABLE] if a is not None]
     total = 0
     for m in masks:
         assert not total & m, "a card is in two places"
         total |= m
     assert total == (1 << 36) - 1, "36 cards conserved"
-    if core[7] is not None and core[17] == 0 and core[8] == 0:
-        assert len({m.bit_count() for m in core[0]}) == 1, "equal hands at a trick boundary"
+    if core[fast.TURN] is not None and core[fast.PLAYED] == 0 and core[fast.K] == 0:
+        sizes = {m.bit_count() for m in core[fast.HANDS]}
+        assert len(sizes) == 1, "equal hands at a trick boundary"
     # The replacement for OpenSpiel's "no actions for other players" invariant (STYLE b).
     acting = [s for s in range(4) if legal_actions(state, s)]
     assert seats_to_act(state) == acting
-    if core[7] is not None:
-        assert core[7] in acting
+    if core[fast.TURN] is not None:
+        assert core[fast.TURN] in acting
     assert {(s, a) for s in range(4) for a in legal_actions(state, s)} == set(
         fast.legal_pairs(core)
     )
 
 
 def allowed_cards(state: GameState, seat: int) -> set[str]:
-    allowed = {c.code for c in cards_of_mask(state.core[0][seat])}
+    allowed = {c.code for c in cards_of_mask(state.core[fast.HANDS][seat])}
     allowed.add(state.trump_card.code)
     for s, a in state.actions:
         if a.kind != "discard" or s == seat:
@@ -117,9 +118,9 @@ def hidden_swap(state: GameState, viewer: int, rng: random.Random) -> GameState 
     """Swap one card between two zones the viewer cannot see (other hands, the
     stock, other seats' face-down discards on the table)."""
     core = list(state.core)
-    hands = list(core[0])
-    stock = list(core[1])
-    table = list(core[11])
+    hands = list(core[fast.HANDS])
+    stock = list(core[fast.STOCK])
+    table = list(core[fast.TABLE])
     zones: list[tuple[str, int]] = [("hand", s) for s in range(4) if s != viewer and hands[s]]
     if stock:
         zones.append(("stock", 0))
@@ -151,7 +152,7 @@ def hidden_swap(state: GameState, viewer: int, rng: random.Random) -> GameState 
 
     put(za, ia, a_card, b_card)
     put(zb, ib, b_card, a_card)
-    core[0], core[1], core[11] = tuple(hands), tuple(stock), tuple(table)
+    core[fast.HANDS], core[fast.STOCK], core[fast.TABLE] = tuple(hands), tuple(stock), tuple(table)
     return dataclasses.replace(state, core=tuple(core))
 
 
@@ -178,7 +179,7 @@ def play_random_game(state: GameState, rng: random.Random, deep: bool) -> GameSt
             view = observe(state, viewer)
             assert _card_strings(view.to_dict()) <= allowed_cards(state, viewer)
             assert _card_strings(public_view(state).to_dict()) <= allowed_cards(state, viewer) | {
-                c.code for c in cards_of_mask(state.core[0][viewer])
+                c.code for c in cards_of_mask(state.core[fast.HANDS][viewer])
             }
             twin = hidden_swap(state, viewer, rng)
             if twin is not None:

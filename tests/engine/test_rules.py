@@ -365,8 +365,8 @@ def test_r12_uneven_hands_draw_one_at_a_time_until_four() -> None:
     for seat in (1, 2, 3):
         core = fast.step(core, seat, fast.legal(core)[0])
     assert core[fast.LAST_TAKER] == 0
-    assert [m.bit_count() for m in core[0]] == [2, 1, 1, 0]
-    assert core[0][1] == Card("7H").mask and core[fast.STOCK] == ()
+    assert [m.bit_count() for m in core[fast.HANDS]] == [2, 1, 1, 0]
+    assert core[fast.HANDS][1] == Card("7H").mask and core[fast.STOCK] == ()
 
 
 def test_r13_taker_leads_next() -> None:
