@@ -33,7 +33,6 @@ from games.selectors import (
 from games.services import finish, locks, publish, schedule
 from games.services.errors import (
     InvalidRequestError,
-    NotFoundError,
     NotYourSeatError,
     PermissionDeniedError,
     ServiceError,
@@ -86,14 +85,10 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
     from games.services.play import apply_locked
 
     with transaction.atomic():
-        try:
-            locked = locks.lock_game(game_id)
-        except NotFoundError:  # the game was deleted (a test flush): nothing to do
+        locked = locks.lock_for_task(game_id, expected_version)
+        if locked is None:
             return None
         game, series = locked.game, locked.series
-        if game.version != expected_version or game.status != Game.Status.PLAYING:
-            schedule.ensure_due_locked(locked)
-            return None
         if game.turn_deadline is None or game.paused:
             return None
         remaining = (game.turn_deadline - timezone.now()).total_seconds()
@@ -163,14 +158,10 @@ def abandon_if_disconnected(game_id: int, expected_version: int,
     """
     now = now or timezone.now()
     with transaction.atomic():
-        try:
-            locked = locks.lock_game(game_id)
-        except NotFoundError:
+        locked = locks.lock_for_task(game_id, expected_version)
+        if locked is None:
             return False
         game, series = locked.game, locked.series
-        if game.version != expected_version or game.status != Game.Status.PLAYING:
-            schedule.ensure_due_locked(locked)
-            return False
         position = game.turn_seat
         if game.paused or position is None or position not in person_positions(series):
             return False
@@ -193,10 +184,7 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError("Sign in to reclaim your seat.")
     with transaction.atomic():
-        table = locks.lock_table(table_id)
-        series, game = locks.lock_current(table)
-        if series is None:
-            raise InvalidRequestError("No series is being played at this table.")
+        table, series, game = locks.lock_playing(table_id)
         if series.ranked:
             raise PermissionDeniedError("A seat left at a ranked table cannot be reclaimed.")
         position = away_position(series, user)
@@ -248,10 +236,7 @@ def leave_series(table_id: int, user: AbstractBaseUser | None) -> None:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError("Sign in first.")
     with transaction.atomic():
-        table = locks.lock_table(table_id)
-        series, game = locks.lock_current(table)
-        if series is None:
-            raise InvalidRequestError("No series is being played at this table.")
+        table, series, game = locks.lock_playing(table_id)
         position = series_position(series, user)
         if position is None:
             position = away_position(series, user)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.models import Game, Series, Table
-from games.services.errors import NotFoundError
+from games.services.errors import InvalidRequestError, NotFoundError
 
 
 @dataclass
@@ -98,3 +98,35 @@ def lock_current(table: Table) -> tuple[Series | None, Game | None]:
     game_id = (Game.objects.filter(series=series).order_by("-number")
                .values_list("pk", flat=True).first())
     return series, (None if game_id is None else _lock_game_row(game_id, series))
+
+
+def lock_playing(table_id: Any) -> tuple[Table, Series, Game | None]:
+    """Lock a table, the series being played there and its current game (if dealt).
+
+    Raises InvalidRequestError when no series is being played at the table.
+    """
+    table = lock_table(table_id)
+    series, game = lock_current(table)
+    if series is None:
+        raise InvalidRequestError("No series is being played at this table.")
+    return table, series, game
+
+
+def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
+    """The compare-and-set start of every delayed task (bot turn, timeout, absence).
+
+    Returns the locked rows when the game is still live at ``expected_version``. Returns
+    None, changing nothing, when the game is gone or has moved on; in the second case
+    it first queues whatever the current version waits for (schedule.ensure_due_locked),
+    so a follow-up lost between a commit and its enqueue is restored at once.
+    """
+    from games.services import schedule
+
+    try:
+        locked = lock_game(game_id)
+    except NotFoundError:  # deleted (a test flush): nothing to do
+        return None
+    if locked.game.version != expected_version or locked.game.status != Game.Status.PLAYING:
+        schedule.ensure_due_locked(locked)
+        return None
+    return locked

@@ -173,14 +173,10 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
     """
     version = _version(expected_version)
     with transaction.atomic():
-        try:
-            locked = locks.lock_game(game_id)
-        except NotFoundError:
+        locked = locks.lock_for_task(game_id, version)
+        if locked is None:
             return None
         game, series = locked.game, locked.series
-        if game.version != version or game.status != Game.Status.PLAYING:
-            schedule.ensure_due_locked(locked)
-            return None
         if game.paused:
             return None
         state = engine.GameState.from_dict(game.state)

@@ -27,10 +27,7 @@ def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[s
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError("Sign in to vote.")
     with transaction.atomic():
-        table = locks.lock_table(table_id)
-        series, game = locks.lock_current(table)
-        if series is None:
-            raise InvalidRequestError("No series is being played at this table.")
+        table, series, game = locks.lock_playing(table_id)
         if series.ranked:
             raise PermissionDeniedError("A ranked series cannot be paused or ended by vote.")
         people = {seat.user_id for seat in roster(series) if seat.user_id}

@@ -163,7 +163,7 @@ def test_killed_worker_bot_turn_is_redelivered_and_the_table_finishes(cast, tran
     settings.KOZEL_BOT_DELAY_SECONDS = 0.0
     rescuer, _ = _worker_process({"KOZEL_BOT_DELAY_SECONDS": "0"}, "rescuer")
     try:
-        wait_for(lambda: Move.objects.filter(game=game).exists(), 60,
+        wait_for(lambda: Move.objects.filter(game=game).exists(), 120,
                  "the redelivered bot turn")
         # That move was the victim's task, restored and acknowledged by the rescuer.
         wait_for(lambda: task_id not in unacked_task_ids(client), 30,
