@@ -41,3 +41,27 @@ def test_reconnect_after_a_dropped_socket_and_chat(live_site, new_context, djang
         expect(line.locator("b")).to_have_count(0)
     assert page.get_by_label("Chat message").get_attribute("maxlength") == "300"
     assert js_errors == []
+
+
+def test_a_deleted_table_stops_reconnecting_and_says_so(live_site, new_context, django_user_model,
+                                                        off_loop, js_errors):
+    # A browser never sees the 4404 close code (daphne answers the refused handshake with
+    # HTTP 403, the socket closes with 1006), so the page asks the table page itself.
+    from games.models import Table
+
+    alice = django_user_model.objects.create_user("alice", password="x" * 20)
+    page = new_context(user=alice).new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    table_id = th.create_table(page, "Short-lived")
+    page.wait_for_function("window.kozelTable && window.kozelTable.state.open")
+
+    off_loop(lambda: Table.objects.filter(pk=table_id).delete())
+    page.evaluate("window.kozelTable.state.ws && window.kozelTable.state.ws.close()")
+    expect(page.locator("#kz-banner")).to_have_text("This table no longer exists.", timeout=15000)
+    tried = len(sockets)
+    page.wait_for_timeout(6000)  # longer than the next backoff delay would be (at most 5 s)
+    assert len(sockets) == tried, sockets
+    assert page.evaluate("window.kozelTable.state.stopped") is True
+    expect(page.locator("#kz-banner")).to_have_text("This table no longer exists.")
+    assert js_errors == []

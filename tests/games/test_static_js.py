@@ -30,10 +30,20 @@ def test_module_parses(module: Path, tmp_path: Path) -> None:
 
 def test_the_table_modules_exist_and_import_only_relative_modules() -> None:
     names = {str(p.relative_to(JS_DIR)) for p in MODULES}
-    assert {"table.js", "replay.js", "table/cards.js", "table/legality.js"} <= names
+    assert {"table.js", "replay.js", "table/cards.js", "table/legality.js", "table/state.js",
+            "table/socket.js", "table/frames.js", "table/input.js", "table/render.js"} <= names
     for module in MODULES:
         for spec in re.findall(r'^\s*import[^"\']*["\']([^"\']+)["\']', module.read_text(),
                                flags=re.MULTILINE):
             # No CDN, no bare package names: only our own files, by relative path.
-            assert spec.startswith("./") and spec.endswith(".js"), (module, spec)
-            assert (module.parent / spec).resolve().is_file(), (module, spec)
+            assert spec.startswith(("./", "../")) and spec.endswith(".js"), (module, spec)
+            target = (module.parent / spec).resolve()
+            assert target.is_file() and JS_DIR in target.parents, (module, spec)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(JS_DIR)))
+def test_each_module_is_small_and_says_its_job(module: Path) -> None:
+    """Issue 12: one job per module, stated in a header comment; none over ~300 lines."""
+    text = module.read_text(encoding="utf-8")
+    assert text.startswith("// "), module
+    assert len(text.splitlines()) <= 300, module

@@ -1,0 +1,115 @@
+// What each server frame means (games/WEBSOCKET.md): snapshots replace the state,
+// events apply only on version v + 1 (older ones are ignored, a gap or another game
+// asks for a resync), errors, chat, notices, votes and pongs.
+
+import { setPending } from "./actions.js";
+import { $ } from "./dom.js";
+import { announceTurn, onViewChanged } from "./moments.js";
+import { announce, flash, toast } from "./notices.js";
+import { render } from "./render.js";
+import { addChat, reconcileChat, removeChat } from "./render/chat.js";
+import { closeSummary, maybeSummarise, openSummary } from "./render/overlays.js";
+import { resync } from "./socket.js";
+import { S, pruneSelection, view } from "./state.js";
+
+export function onFrame(frame) {
+  switch (frame.type) {
+    case "snapshot":
+      return onSnapshot(frame);
+    case "event":
+      return onEvent(frame);
+    case "error":
+      setPending(false);
+      toast(frame.message || frame.code || "Refused.");
+      if (frame.code === "stale") resync();
+      return;
+    case "chat":
+      addChat(frame.message);
+      return;
+    case "chat_hidden":
+      if (Array.isArray(frame.ids)) removeChat(frame.ids);
+      return;
+    case "notice":
+      // Something happened to the table itself: a bot took a seat, a vote carried.
+      announce(frame.text);
+      flash(frame.text);
+      return;
+    case "vote":
+      toast(frame.carried ? `Vote carried: ${frame.kind}.` : `Your vote to ${frame.kind} counts: ${frame.votes} of ${frame.needed}.`);
+      return;
+    case "pong":
+      if (typeof frame.nonce === "number") {
+        S.latency = Math.max(0, Date.now() - frame.nonce);
+        const el = $("#kz-latency");
+        if (el) el.textContent = `${S.latency} ms`;
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+/** A full snapshot: from the socket, or the one the page was rendered with. */
+export function onSnapshot(snap) {
+  S.resyncing = false;
+  const old = S.snap;
+  const oldView = view();
+  const oldGameId = S.gameId;
+  S.snap = snap;
+  S.gameId = snap.game ? snap.game.id : null;
+  S.version = snap.game ? snap.game.version : null;
+  setPending(false);
+  if (oldGameId !== null && oldGameId !== S.gameId) {
+    // A game ended while we watched it: summarise it from the games list if the
+    // final event never reached us.
+    const done = (snap.games || []).find((g) => g.id === oldGameId);
+    if (done && !S.summarized.has(oldGameId)) openSummary(oldGameId, done.number, done, done.tricks);
+    S.selected = [];
+    if (S.summary && !S.summary.dismissed) {
+      setTimeout(() => {
+        if (S.summary && S.summary.gameId === oldGameId) closeSummary();
+      }, 8000);
+    }
+  }
+  if (old && old.series && snap.series && old.series.id !== snap.series.id) {
+    // "Play again": a new series began; the last one's summaries are gone at once.
+    closeSummary();
+    S.summary = null;
+  }
+  reconcileChat(snap.chat || []);
+  (snap.chat || []).forEach(addChat);
+  const newView = view();
+  if (old && oldView && newView && oldGameId === S.gameId) onViewChanged(oldView, newView);
+  else if (newView) announceTurn(newView);
+  if (newView && newView.game_over && newView.result) maybeSummarise(newView);
+  pruneSelection();
+  render();
+}
+
+function onEvent(ev) {
+  if (!S.snap || !S.snap.game || ev.game_id !== S.gameId) {
+    resync(); // another game was dealt
+    return;
+  }
+  if (ev.version <= S.version) return; // duplicate or late
+  if (ev.version !== S.version + 1) {
+    resync(); // a gap: the channel layer delivers at most once
+    return;
+  }
+  const oldView = view();
+  S.version = ev.version;
+  S.snap.game.version = ev.version;
+  S.snap.game.view = ev.view;
+  // The clock (issue 6): use the event's deadline; if the server only sends one in
+  // snapshots, estimate the next one from the table's turn length (it restarts per action).
+  const g = S.snap.game;
+  const secs = S.snap.table && S.snap.table.turn_seconds;
+  const given = "turn_deadline" in ev ? ev.turn_deadline : ev.view.turn_deadline;
+  if (given !== undefined) g.turn_deadline = given;
+  else if (g.turn_deadline && secs && !ev.view.game_over) g.turn_deadline = new Date(Date.now() + secs * 1000).toISOString();
+  setPending(false);
+  onViewChanged(oldView, ev.view);
+  if (ev.view.game_over && ev.view.result) maybeSummarise(ev.view);
+  pruneSelection();
+  render();
+}

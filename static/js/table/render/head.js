@@ -1,0 +1,86 @@
+// The head of the table: game number, series score, status line, trump and stock; the
+// casual-table votes and "Reclaim my seat"; the notice that a bot plays your seat.
+
+import * as C from "../cards.js";
+import { $, h } from "../dom.js";
+import { send } from "../socket.js";
+import { S, isEmptySeat, isLobby, me, nameOf, seatInfo, trump, view, you } from "../state.js";
+
+export function renderHead() {
+  const snap = S.snap;
+  const v = view();
+  const series = snap.series;
+  const target = (series && series.target) || (snap.table && snap.table.series_target) || 12;
+  const lp = (series && series.loss_points) || { A: 0, B: 0 };
+  $("#kz-game-no").textContent = snap.game ? `Game ${snap.game.number}` : "No game yet";
+  const score = $("#kz-score");
+  score.replaceChildren(
+    h("span", { class: "team-A", text: `A ${lp.A ?? 0}` }),
+    " – ",
+    h("span", { class: "team-B", text: `B ${lp.B ?? 0}` }),
+    h("span", { class: "muted", text: ` / ${target}` }),
+  );
+  score.setAttribute("aria-label", `Series score: team A ${lp.A ?? 0}, team B ${lp.B ?? 0} loss points, of ${target}`);
+  const status = $("#kz-status");
+  if (!snap.game || isLobby()) {
+    const filled = [0, 1, 2, 3].filter((p) => !isEmptySeat(seatInfo(p))).length;
+    status.textContent =
+      snap.series && snap.series.status === "finished" ? "Series over" : `Waiting for players · ${filled}/4 seated`;
+  } else if (v && v.game_over) status.textContent = "Game over";
+  else if (snap.game && snap.game.paused) status.textContent = "Paused";
+  else if (v && Number.isInteger(v.turn)) status.textContent = v.turn === me() ? "Your turn" : `${nameOf(v.turn)} to play`;
+  else status.textContent = "";
+  // Trump (R6) and stock, always visible on the felt.
+  const tbox = $("#kz-trump");
+  const t = trump();
+  tbox.replaceChildren();
+  if (v && C.isCode(v.trump_card)) {
+    tbox.append(
+      h("span", { class: "info-label", text: "Trump" }),
+      h("span", { class: `trump-suit suit-${t}`, text: C.SUIT_SYMBOLS[t], "aria-hidden": "true" }),
+      C.cardElement(v.trump_card, { trump: t, small: true }),
+    );
+    tbox.setAttribute("aria-label", `Trump: ${C.SUIT_NAMES[t]}, the trump card is the ${C.cardName(v.trump_card)}`);
+  } else {
+    tbox.removeAttribute("aria-label");
+  }
+  const sbox = $("#kz-stock");
+  sbox.replaceChildren();
+  if (v) {
+    const n = v.stock_size ?? 0;
+    const pile = h("span", { class: "stock-pile" });
+    for (let i = 0; i < Math.min(3, Math.ceil(n / 7)); i++) pile.append(C.backElement({ small: true }));
+    sbox.append(h("span", { class: "info-label", text: "Stock" }), pile, h("span", { class: "stock-count", text: String(n) }));
+    sbox.setAttribute("aria-label", `Stock: ${n} card${n === 1 ? "" : "s"}`);
+  }
+}
+
+// Votes (3 of 4 carry them) and reclaiming a seat a bot took: casual tables only.
+export function renderSeriesControls() {
+  const box = $("#kz-series-controls");
+  if (!box) return;
+  box.replaceChildren();
+  const snap = S.snap;
+  const playing = snap.series && snap.series.status === "playing" && snap.table.kind === "casual";
+  if (!playing) return;
+  if (you().can_reclaim) {
+    box.append(h("button", { type: "button", class: "primary small", text: "Reclaim my seat",
+      onclick: () => send({ type: "reclaim" }) }));
+    return;
+  }
+  if (me() === null) return;
+  const paused = snap.game && snap.game.paused;
+  const vote = (kind, label) => h("button", { type: "button", class: "small", text: label,
+    title: "3 of 4 seats must agree (bots always agree)", onclick: () => send({ type: "vote", kind }) });
+  box.append(paused ? vote("resume", "Vote to resume") : vote("pause", "Vote to pause"), vote("end", "Vote to end series"));
+}
+
+// Why a bot plays your seat, in plain words (issue 11): at a ranked table the seat is
+// not coming back (the leaver rule); at a casual one opening the table gives it back.
+export function renderAway() {
+  const box = $("#kz-away");
+  if (!box) return;
+  const away = you().away;
+  box.hidden = !away;
+  box.textContent = away ? away.text : "";
+}

@@ -1,0 +1,76 @@
+// The side panel: recent plays, the games of the series, the invite link, spectators;
+// and the review dialog (last trick and the whole public history, R19).
+
+import * as C from "../cards.js";
+import { $, h } from "../dom.js";
+import { eggSvg } from "../art.js";
+import { describe, entryKind } from "../history.js";
+import { S, lastTrickEntries, me, nameOf, view } from "../state.js";
+import { setElement } from "./trick.js";
+
+export function renderSide() {
+  const v = view();
+  const t = C.trumpSuitOf(v);
+  // Recent plays: the tail of the public history (R19), newest last.
+  const log = $("#kz-log");
+  log.replaceChildren();
+  const hist = (v && v.history) || [];
+  const lines = hist.map((e) => describe(e, (s) => nameOf(s), t, me())).filter(Boolean);
+  for (const line of lines.slice(-12)) log.append(h("li", { text: line }));
+  if (!lines.length) log.append(h("li", { class: "muted", text: v ? "No plays yet in this game." : "The game has not started." }));
+  log.scrollTop = log.scrollHeight;
+  $("#kz-open-review").disabled = !v;
+  // Games of the series.
+  const games = S.snap.games || [];
+  const tbody = $("#kz-games tbody");
+  tbody.replaceChildren();
+  for (const g of games) {
+    tbody.append(h("tr", {},
+      h("td", {}, g.id ? h("a", { href: `/game/${g.id}/replay/`, title: `Replay game ${g.number}`, text: String(g.number) }) : String(g.number)),
+      h("td", { text: `${g.points?.A ?? "–"} – ${g.points?.B ?? "–"}` }),
+      h("td", { text: `${g.tricks?.A ?? 0} – ${g.tricks?.B ?? 0}` }),
+      h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg("eggs") }) : `${g.loss_points?.A ?? 0} – ${g.loss_points?.B ?? 0}`),
+    ));
+  }
+  $("#kz-games").hidden = !games.length;
+  if ($("#kz-review").open) renderReview();
+  const inv = $("#kz-invite");
+  const url = S.snap.table && S.snap.table.invite_url;
+  inv.hidden = !url;
+  if (url) $("#kz-invite-link").value = new URL(url, location.href).href;
+  const spec = S.snap.table ? S.snap.table.spectators : 0;
+  $("#kz-spectators").textContent = spec ? `${spec} watching` : "";
+}
+
+export function renderReview() {
+  const v = view();
+  const t = C.trumpSuitOf(v);
+  const box = $("#kz-review-trick");
+  box.replaceChildren();
+  const { entries, taker } = lastTrickEntries(v);
+  if (!entries.length) box.append(h("p", { class: "muted", text: "No trick has been taken yet in this game." }));
+  else {
+    box.append(h("p", { text: Number.isInteger(taker) ? `${nameOf(taker)} took it.` : "" }));
+    const row = h("div", { class: "review-row" });
+    for (const e of entries) row.append(setElement(e, e.seat, t, { isTop: false }));
+    box.append(row);
+  }
+  const list = $("#kz-history");
+  list.replaceChildren();
+  for (const e of (v && v.history) || []) {
+    const line = describe(e, (s) => nameOf(s), t, me());
+    if (line) list.append(h("li", { class: `hist-${entryKind(e)}`, text: line }));
+  }
+}
+
+/** Z, or the review button: open the last trick (history folded), or close the dialog. */
+export function toggleReview() {
+  const d = $("#kz-review");
+  if (d.open) d.close();
+  else if (view()) {
+    $("#kz-history-wrap").hidden = true;
+    $("#kz-show-history").setAttribute("aria-expanded", "false");
+    renderReview();
+    d.showModal();
+  }
+}
