@@ -143,6 +143,10 @@ def test_replay_opens_only_after_the_game(client, cast, full_table):
     response = client.get(f"/game/{game.pk}/replay/")
     assert response.status_code == 200
     assert b"replay-frames" in response.content and str(game.seed).encode() in response.content
+    # "View from" names every seat of the series' roster.
+    page = response.content.decode()
+    for position, user in enumerate(cast.seated):
+        assert f'<option value="{position}">Seat {position + 1}: {user.username}' in page
 
 
 @pytest.mark.parametrize("url", ["/table/999999/", "/game/999999/replay/"])
