@@ -98,6 +98,11 @@ PLAYOUT: Final = CardSense(
 #: the world (it plays the world out as the sampled cards lie).
 SEEN_PLAYOUT: Final = CardSense(replace(PLAYOUT.params, seen_holds=True))
 
+#: The CPU-time targets are p95 100 ms (club) and 300 ms (strong) on one core.
+#: The caps sit 10% under them, 90 and 270 ms, as headroom: the cap is only
+#: checked between worlds, so a search that reaches it still finishes the world
+#: in hand (its candidates' playouts, or an exact endgame) before it stops.
+#:
 #: Club: 48 worlds, deterministic greedy playouts with the tuned sense, successive
 #: halving; 90 ms cap.
 CLUB: Final = SearchConfig(

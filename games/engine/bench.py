@@ -1,20 +1,27 @@
 """Benchmark of the rules engine: ``python -m games.engine.bench``.
 
-Prints one figure a line, on one core:
+Prints one figure a line, on one core, in CPU seconds of this process
+(``time.process_time``, so other load on a shared machine does not distort
+the figures).  The fast path (:mod:`games.engine.fast`, unchecked, no
+history) is what the bots' playouts run; the public API is what the server
+calls on every move:
 
-* ``random_games_per_s``: deal from a seed (R5), then repeatedly list **all**
-  legal actions (every seat, molodka announcements included, like the
-  protocol's ``legal``) and apply a uniformly random one, until R14;
-* ``legal_actions_per_s``: listing all legal actions of a state;
-* ``apply_per_s``: applying one action.
+* ``fast_random_games_per_s``: deal from a seed (R5), then repeatedly list
+  **all** legal actions (every seat, molodka announcements included, like the
+  protocol's ``legal``) with :func:`fast.legal` and apply a uniformly random
+  one with :func:`fast.step`, until R14;
+* ``fast_legal_per_s``: :func:`fast.legal` (all seats) on one state;
+* ``fast_step_per_s``: :func:`fast.step`, one action applied unchecked;
+* ``public_legal_actions_per_s``: :func:`games.engine.legal_actions` for the
+  seat that acts (what a seat's view lists);
+* ``public_apply_per_s``: :func:`games.engine.apply`, one action checked
+  (the rule-naming legality check) and recorded in the history.
 
-It measures the fast path (:mod:`games.engine.fast`) that bots use for
-playouts, in CPU seconds of this process (``time.process_time``, so other
-load on a shared machine does not distort the figures).  First it warms up as
-a long-running bot process would (:func:`warm_up`: per-hand memo tables,
-``--warmup`` seconds of random games, ``gc.freeze()``).  ``--public`` also
-measures the checked public API (:func:`games.engine.apply` with legality
-messages and history).  ``--cache`` measures what the server does with a
+Each per-call figure averages over the same positions met in random games.
+First it warms up as a long-running bot process would (:func:`warm_up`:
+per-hand memo tables, ``--warmup`` seconds of random games, ``gc.freeze()``).
+``--public`` also plays whole random games through the public API
+(``public_random_games_per_s``).  ``--cache`` measures what the server does with a
 stored state on every move, late in a game (three quarters of its actions
 played), in microseconds per call: ``cache_restore_us`` (JSON text to
 :class:`GameState` through :meth:`GameState.from_dict`, the deal memo cold),
@@ -40,12 +47,16 @@ from .rules import warm_caches
 from .state import GameState, _dealt_start
 
 __all__ = [
-    "bench_apply",
     "bench_cache",
-    "bench_legal",
+    "bench_fast_legal",
+    "bench_fast_step",
+    "bench_public_apply",
+    "bench_public_games",
+    "bench_public_legal",
     "bench_random_games",
     "late_states",
     "main",
+    "public_states",
     "sample_states",
     "warm_up",
 ]
@@ -87,7 +98,7 @@ def warm_up(seconds: float = 1.0) -> None:
 
 
 def bench_random_games(seconds: float = 2.0, seed: int = 0) -> float:
-    """Random games per second (fast path)."""
+    """Random games per second (fast path: :func:`fast.legal` and :func:`fast.step`)."""
     rng = random.Random(seed)
     games, elapsed = _games(seed, seconds, rng)
     return games / elapsed
@@ -110,7 +121,28 @@ def sample_states(n: int, seed: int = 1) -> list[tuple[fast.Core, int, Action]]:
     return out
 
 
-def bench_legal(states: Sequence[tuple[fast.Core, int, Action]], seconds: float = 1.0) -> float:
+def public_states(n: int, seed: int = 1) -> list[tuple[GameState, int, Action]]:
+    """The positions of :func:`sample_states` with the same arguments (the same
+    games and random choices), reached through :func:`apply`, as
+    :class:`GameState` values with the action taken there."""
+    rng = random.Random(seed)
+    out: list[tuple[GameState, int, Action]] = []
+    game_seed = seed * 1_000_003
+    while len(out) < n:
+        state = new_game(game_seed, game_seed & 3)
+        game_seed += 1
+        while not state.game_over and len(out) < n:
+            options = fast.legal(state.core)
+            action = options[rng.randrange(len(options))]
+            seat = fast.actor(state.core, action)
+            out.append((state, seat, action))
+            state = apply(state, seat, action)
+    return out
+
+
+def bench_fast_legal(
+    states: Sequence[tuple[fast.Core, int, Action]], seconds: float = 1.0
+) -> float:
     """Calls per second of :func:`fast.legal` (all seats) over sampled states."""
     legal = fast.legal
     cores = [c for c, _, _ in states]
@@ -126,8 +158,10 @@ def bench_legal(states: Sequence[tuple[fast.Core, int, Action]], seconds: float 
             return calls / (now - start)
 
 
-def bench_apply(states: Sequence[tuple[fast.Core, int, Action]], seconds: float = 1.0) -> float:
-    """Calls per second of :func:`fast.step` over sampled (state, seat, action)."""
+def bench_fast_step(
+    states: Sequence[tuple[fast.Core, int, Action]], seconds: float = 1.0
+) -> float:
+    """Calls per second of :func:`fast.step` (unchecked) over sampled (state, seat, action)."""
     step = fast.step
     calls = 0
     start = time.process_time()
@@ -135,6 +169,41 @@ def bench_apply(states: Sequence[tuple[fast.Core, int, Action]], seconds: float 
     while True:
         for core, seat, action in states:
             step(core, seat, action)
+        calls += len(states)
+        now = time.process_time()
+        if now >= deadline:
+            return calls / (now - start)
+
+
+def bench_public_legal(
+    states: Sequence[tuple[GameState, int, Action]], seconds: float = 1.0
+) -> float:
+    """Calls per second of :func:`games.engine.legal_actions` for the acting seat."""
+    legal = legal_actions
+    calls = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for state, seat, _ in states:
+            legal(state, seat)
+        calls += len(states)
+        now = time.process_time()
+        if now >= deadline:
+            return calls / (now - start)
+
+
+def bench_public_apply(
+    states: Sequence[tuple[GameState, int, Action]], seconds: float = 1.0
+) -> float:
+    """Calls per second of :func:`games.engine.apply` (checked, with history)
+    over sampled (state, seat, action): what the server calls on every move."""
+    play = apply
+    calls = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for state, seat, action in states:
+            play(state, seat, action)
         calls += len(states)
         now = time.process_time()
         if now >= deadline:
@@ -222,12 +291,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="also time restoring a stored state vs replaying it")
     args = parser.parse_args(argv)
     warm_up(args.warmup)
-    print(f"random_games_per_s: {bench_random_games(args.seconds):.0f}", flush=True)
+    print(f"fast_random_games_per_s: {bench_random_games(args.seconds):.0f}", flush=True)
     states = sample_states(50_000)
-    print(f"legal_actions_per_s: {bench_legal(states, args.seconds / 2):.0f}", flush=True)
-    print(f"apply_per_s: {bench_apply(states, args.seconds / 2):.0f}", flush=True)
+    print(f"fast_legal_per_s: {bench_fast_legal(states, args.seconds / 2):.0f}", flush=True)
+    print(f"fast_step_per_s: {bench_fast_step(states, args.seconds / 2):.0f}", flush=True)
+    checked = public_states(20_000)
+    legal_rate = bench_public_legal(checked, args.seconds / 2)
+    print(f"public_legal_actions_per_s: {legal_rate:.0f}", flush=True)
+    print(f"public_apply_per_s: {bench_public_apply(checked, args.seconds / 2):.0f}", flush=True)
     if args.public:
-        print(f"public_api_random_games_per_s: {bench_public_games(args.seconds):.0f}", flush=True)
+        print(f"public_random_games_per_s: {bench_public_games(args.seconds):.0f}", flush=True)
     if args.cache:
         late = late_states(200)
         actions = sum(len(s.actions) for s in late) / len(late)

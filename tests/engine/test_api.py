@@ -229,9 +229,17 @@ def test_bench_runs_briefly(capsys: pytest.CaptureFixture[str]) -> None:
         gc.unfreeze()
     lines = capsys.readouterr().out.splitlines()
     names = [line.split(":")[0] for line in lines]
-    assert names == ["random_games_per_s", "legal_actions_per_s", "apply_per_s",
-                     "public_api_random_games_per_s"]
+    assert names == ["fast_random_games_per_s", "fast_legal_per_s", "fast_step_per_s",
+                     "public_legal_actions_per_s", "public_apply_per_s",
+                     "public_random_games_per_s"]
     assert all(float(line.split(": ")[1]) > 0 for line in lines)
+
+
+def test_bench_times_fast_and_public_calls_on_the_same_positions() -> None:
+    fast_states = bench.sample_states(300, seed=2)
+    public = bench.public_states(300, seed=2)
+    assert [(c, s, a) for c, s, a in fast_states] == [(g.core, s, a) for g, s, a in public]
+    assert len({g.seed for g, _, _ in public}) > 1  # several games, not one
 
 
 def test_protocol_main_reads_stdin(monkeypatch: pytest.MonkeyPatch,
