@@ -12,7 +12,6 @@ from typing import Any
 
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
-
 OUR_MODULES = "js/"  # static/js/: the site's own modules; third-party files are left as is
 
 
