@@ -73,6 +73,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.live_game",
+                "games.tournaments.context_processors.round_banner",
             ],
         },
     },
@@ -130,7 +131,13 @@ CACHES = {
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-CELERY_BROKER_URL = REDIS_URL
+# The broker is Redis by default (the embedded one under `make run`); production may point
+# it at RabbitMQ instead (KOZEL_BROKER_URL=amqp://user:pass@host:5672//), which gives a
+# killed worker's tasks back at once instead of after the visibility timeout (README,
+# Production; the figures are in README, Measuring). Results and everything else stay
+# on Redis.
+CELERY_BROKER_URL = env_str("KOZEL_BROKER_URL", "") or REDIS_URL
+BROKER_IS_REDIS = CELERY_BROKER_URL.startswith(("redis://", "rediss://", "unix://"))
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_DEFAULT_QUEUE = env_str("KOZEL_CELERY_QUEUE", "kozel") or "kozel"
 CELERY_TASK_SERIALIZER = "json"
@@ -152,7 +159,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": 2,
     "unacked_restore_throttle": 0.5,
     "global_keyprefix": f"{REDIS_PREFIX}:celery:",
-}
+} if BROKER_IS_REDIS else {}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_IMPORTS = ["kozel_site.tasks"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
@@ -165,6 +172,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
                     "schedule": env_float("KOZEL_QUEUE_MATCH_SECONDS", 2.0, minimum=0.5)},
     # Rates finished series whose rate_series_task was lost.
     "ratings-sweep": {"task": "ratings.sweep", "schedule": 60.0},
+    # Tournaments: scheduled starts, check-in deadlines, round time limits and rounds due
+    # after their break, when the countdown task that should have done it was lost.
+    "tournaments-tick": {"task": "tournaments.tick", "options": {"expires": 5},
+                         "schedule": env_float("KOZEL_TOURNAMENT_TICK_SECONDS", 5.0,
+                                               minimum=1.0)},
 }
 
 # --- Auth (django-allauth 65, STACK-NOTES item 7) -------------------------------------

@@ -1,0 +1,103 @@
+"""Figures: percentiles, per-process CPU and RSS from /proc, PostgreSQL connections."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def percentiles(samples: list[float], scale: float = 1000.0) -> dict[str, float | int]:
+    """p50/p95/p99/max of ``samples`` (seconds), in ms by default."""
+    if not samples:
+        return {"n": 0}
+    ordered = sorted(samples)
+
+    def at(q: float) -> float:
+        index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+        return round(ordered[index] * scale, 2)
+
+    return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99),
+            "max": round(ordered[-1] * scale, 2)}
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _rss_mib(pid: int) -> float | None:
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 2 ** 20
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def load_average() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+@dataclass
+class ProcSampler:
+    """CPU seconds and peak RSS per named process (summed over restarts), sampled each
+    second; plus the database's connection count and its backends' CPU."""
+
+    ticks: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
+    rss: dict[str, float] = field(default_factory=dict)
+    pg_connections: list[int] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    def sample(self, named_pids: list[tuple[str, int]], pg_count: int | None = None) -> None:
+        for name, pid in named_pids:
+            ticks = _cpu_ticks(pid)
+            if ticks is None:
+                continue
+            first, _ = self.ticks.get((name, pid), (ticks, ticks))
+            self.ticks[(name, pid)] = (first, ticks)
+            rss = _rss_mib(pid)
+            if rss is not None:
+                self.rss[name] = max(self.rss.get(name, 0.0), rss)
+        if pg_count is not None and pg_count >= 0:
+            self.pg_connections.append(pg_count)
+        self.loads.append(load_average())
+
+    def report(self) -> dict[str, Any]:
+        elapsed = max(1e-6, time.monotonic() - self.started)
+        cpu: dict[str, float] = {}
+        for (name, _pid), (first, last) in self.ticks.items():
+            cpu[name] = cpu.get(name, 0.0) + (last - first) / TICKS
+        return {
+            "elapsed_s": round(elapsed, 1),
+            "cpu_percent": {n: round(100 * s / elapsed, 1) for n, s in sorted(cpu.items())},
+            "rss_mib_max": {n: round(v, 1) for n, v in sorted(self.rss.items())},
+            "pg_connections": {"max": max(self.pg_connections, default=0),
+                               "last": self.pg_connections[-1] if self.pg_connections else 0},
+            "load_1min": {"min": min(self.loads, default=0.0),
+                          "max": max(self.loads, default=0.0)},
+        }
+
+
+def write_json(name: str, data: dict[str, Any], out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    path.write_text(json.dumps(data, indent=2, default=str))
+    (out / f"{name}-latest.json").write_text(json.dumps(data, indent=2, default=str))
+    return path
+
+
+def print_table(title: str, rows: list[tuple[str, Any]]) -> None:
+    width = max((len(k) for k, _ in rows), default=10)
+    print(f"\n== {title} ==")
+    for key, value in rows:
+        print(f"  {key.ljust(width)}  {value}")

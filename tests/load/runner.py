@@ -1,0 +1,210 @@
+"""One run: the layout, the tables and their clients, the floor, the monitors, the checks."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.load import fixtures
+from tests.load.clients import FloorRoom, Pacing, SeatClient, Stats, Tracker, pause
+from tests.load.layout import Layout, say
+from tests.load.measure import ProcSampler, percentiles
+
+ERROR_LINE = re.compile(r"Traceback|Exception inside application|\bERROR\b|\bCRITICAL\b"
+                        r"|Unrecoverable error|HTTP 500|\s500\s")
+
+
+@dataclass
+class Run:
+    layout: Layout
+    pacing: Pacing = field(default_factory=Pacing)
+    floor_rooms: int = 4
+    floor_interval: float = 0.5
+    specs: list[fixtures.TableSpec] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    trackers: dict[int, Tracker] = field(default_factory=dict)
+    clients: list[SeatClient] = field(default_factory=list)
+    sampler: ProcSampler = field(default_factory=ProcSampler)
+    moved: dict[int, list[float]] = field(default_factory=dict)  # table -> times it moved
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    db: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1))
+    floors: list[FloorRoom] = field(default_factory=list)
+    tasks: list[asyncio.Future[Any]] = field(default_factory=list)
+    started: float = 0.0
+    series_restarted: int = 0
+
+    async def orm(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run an ORM call on the harness's one database thread."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self.db, lambda: fn(*args, **kwargs))
+
+    # --- setting up -----------------------------------------------------------------------
+    async def add_tables(self, count: int, bots: int = 0, label: str = "load",
+                         target: int = 6) -> list[fixtures.TableSpec]:
+        specs = await self.orm(fixtures.make_tables, count, bots, label=label, target=target)
+        self.specs.extend(specs)
+        return specs
+
+    def start_clients(self, specs: list[fixtures.TableSpec]) -> None:
+        k = len(self.layout.ports)
+        for index, spec in enumerate(specs):
+            tracker = Tracker(len(spec.humans))
+            self.trackers[spec.table_id] = tracker
+            for n, (position, key) in enumerate(sorted(spec.humans.items())):
+                client = SeatClient(table_id=spec.table_id, seat=position, session_key=key,
+                                    ports=self.layout.ports, first_port=(index + n) % k,
+                                    tracker=tracker, stats=self.stats, pacing=self.pacing,
+                                    stop=self.stop)
+                self.clients.append(client)
+                self.tasks.append(asyncio.ensure_future(client.run()))
+
+    def start_floor(self) -> None:
+        for i in range(self.floor_rooms):
+            room = FloorRoom(f"r{i}", self.layout.ports, i, self.floor_interval, self.stop)
+            self.floors.append(room)
+            self.tasks.append(asyncio.ensure_future(room.run()))
+
+    def start_monitors(self) -> None:
+        self.started = time.monotonic()
+        self.sampler = ProcSampler()
+        self.tasks.append(asyncio.ensure_future(self._watch_progress()))
+        self.tasks.append(asyncio.ensure_future(self._sample()))
+
+    async def _watch_progress(self) -> None:
+        ids = [s.table_id for s in self.specs]
+        last: dict[int, tuple[int, int]] = {}
+        tick = 0
+        while not self.stop.is_set():
+            try:
+                now_state = await self.orm(fixtures.progress, ids)
+                at = time.monotonic()
+                for table_id, state in now_state.items():
+                    if last.get(table_id) != state:
+                        self.moved.setdefault(table_id, []).append(at)
+                    last[table_id] = state
+                tick += 1
+                if tick % 10 == 0:
+                    self.series_restarted += await self.orm(fixtures.restart_finished_series,
+                                                            self.specs)
+            except Exception as exc:  # noqa: BLE001 - the database may be restarting
+                say(f"progress monitor: {type(exc).__name__}: {str(exc)[:100]}")
+                await self.orm(fixtures.close_db)
+            await asyncio.sleep(0.2)
+
+    async def _sample(self) -> None:
+        while not self.stop.is_set():
+            named = [(c.name, c.pid) for c in self.layout.children() if c.pid and c.alive()]
+            import os
+
+            named.append(("harness", os.getpid()))
+            pg = self.layout.pg
+            count = await asyncio.to_thread(pg.connections) if pg else None
+            pids = await asyncio.to_thread(pg.backend_pids) if pg else []
+            named += [("postgres backends", pid) for pid in pids]
+            self.sampler.sample(named, count)
+            self.layout.supervisor.poll()
+            await pause(self.stop, 1.0)
+
+    async def wait_connected(self, timeout: float = 60) -> None:
+        try:
+            await asyncio.wait_for(asyncio.gather(*(c.connected_once.wait()
+                                                    for c in self.clients)), timeout)
+        except TimeoutError:
+            say(f"{sum(not c.connected_once.is_set() for c in self.clients)} clients "
+                "never connected")
+
+    async def supervise_for(self, seconds: float) -> None:
+        """Let the run go on, polling the supervisor (restarts) every 0.2 s."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.layout.supervisor.poll()
+            await asyncio.sleep(0.2)
+
+    async def finish(self) -> None:
+        self.stop.set()
+        await asyncio.wait(self.tasks, timeout=30)
+
+    # --- figures --------------------------------------------------------------------------
+    def stalls_after(self, at: float, horizon: float = 120.0) -> dict[str, Any]:
+        """How long after ``at`` each table moved again (the worst is the fault's stall)."""
+        waits = []
+        unmoved = []
+        for spec in self.specs:
+            times = [t for t in self.moved.get(spec.table_id, []) if at < t <= at + horizon]
+            if times:
+                waits.append(times[0] - at)
+            else:
+                unmoved.append(spec.table_id)
+        return {"max_s": round(max(waits), 2) if waits else None,
+                "p99_s": percentiles(waits, 1.0).get("p99"),
+                "p50_s": percentiles(waits, 1.0).get("p50"), "unmoved": unmoved}
+
+    def normal_gaps(self, start: float, end: float) -> dict[str, Any]:
+        """The longest pause of each table in a window without faults (the baseline)."""
+        gaps = []
+        for spec in self.specs:
+            times = [t for t in self.moved.get(spec.table_id, []) if start <= t <= end]
+            gaps += [b - a for a, b in zip(times, times[1:], strict=False)]
+        return percentiles(gaps, 1.0)
+
+    def still_moving(self, within: float = 20.0) -> list[int]:
+        """Tables that did not move in the last ``within`` seconds."""
+        now = time.monotonic()
+        return [s.table_id for s in self.specs
+                if not any(t > now - within for t in self.moved.get(s.table_id, []))]
+
+    def floor(self) -> dict[str, Any]:
+        samples = [x for room in self.floors for x in room.samples]
+        return {**percentiles(samples), "lost": sum(r.lost for r in self.floors)}
+
+    async def results(self, checks: bool = True) -> dict[str, Any]:
+        elapsed = time.monotonic() - self.started
+        out: dict[str, Any] = {}
+        acts = self.stats.acts
+        lat = await self.orm(fixtures.latencies, self.specs, acts, self.trackers)
+        out["move_round_trip_ms"] = percentiles(lat)
+        out["floor_ms"] = self.floor()
+        floor_p99 = out["floor_ms"].get("p99")
+        if floor_p99 and out["move_round_trip_ms"].get("p99"):
+            out["ratio_p99_to_floor"] = round(out["move_round_trip_ms"]["p99"] / floor_p99, 2)
+            out["ratio_p50_to_floor"] = round(out["move_round_trip_ms"]["p50"]
+                                              / out["floor_ms"]["p50"], 2)
+        if checks:
+            out["moves"] = await self.orm(fixtures.check_moves, self.specs, acts)
+            out["actions_per_s"] = round(out["moves"]["moves"] / max(elapsed, 1e-6), 1)
+            out["finished"] = await self.orm(fixtures.finished_counts, self.specs)
+            out["verify_games"] = await self.orm(fixtures.verify_all)
+        out["player_actions_per_s"] = round(len(lat) / max(elapsed, 1e-6), 1)
+        out["errors_by_code"] = dict(self.stats.errors)
+        out["reconnects"] = self.stats.reconnects
+        out["gaps_resynced"] = self.stats.gaps
+        out["closes_by_code"] = dict(self.stats.closes)
+        out["series_restarted_by_owners"] = self.series_restarted
+        out["processes"] = self.sampler.report()
+        out["restarts"] = {c.name: c.restarts for c in self.layout.children() if c.restarts}
+        out["server_log_errors"] = scan_logs(self.layout)
+        return out
+
+    async def close(self) -> None:
+        await self.orm(fixtures.close_db)
+        self.db.shutdown(wait=True)
+
+
+def scan_logs(layout: Layout) -> dict[str, Any]:
+    """Error lines in the servers' logs (daphne, workers, beat), a few shown."""
+    found: dict[str, Any] = {}
+    for path in sorted(layout.logs.glob("*.log")):
+        lines = [line for line in path.read_text(errors="replace").splitlines()
+                 if ERROR_LINE.search(line)]
+        if lines:
+            found[path.stem] = {"count": len(lines), "first": lines[:5]}
+    return found
+
+
+def pick(items: list[Any]) -> Any:
+    return random.choice(items)
