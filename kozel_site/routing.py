@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.urls import path, re_path
 
 from games.routing import websocket_urlpatterns as games_patterns
+from games.tournaments.routing import websocket_urlpatterns as tournament_patterns
 from kozel_site.consumers import PingConsumer, UnknownPathConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     *games_patterns,
+    *tournament_patterns,
     # Last: any other path is refused at the handshake instead of raising in the router.
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

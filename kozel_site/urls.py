@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.ratings import views as rating_views
+from games.tournaments import views as tournament_views
 from kozel_site import views
 
 urlpatterns = [
@@ -18,7 +19,8 @@ urlpatterns = [
     path("", include("games.queue.urls")),  # /play/ranked/ (issue 7)
     path("rules/", views.rules, name="rules"),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
-    path("clubs/", views.clubs, name="clubs"),
+    path("clubs/", tournament_views.club_list, name="clubs"),  # issue 13
+    path("", include("games.tournaments.urls")),  # /club/<slug>/, /tournament/<id>/
     # /@/<username>, /account/settings/, /account/delete/ (namespace "accounts").
     path("", include("accounts.urls")),
 ]

@@ -1,6 +1,7 @@
-"""Site-level views: the home page, /healthz, the rules and the placeholder pages.
+"""Site-level views: the home page, /healthz and the rules.
 
-The leaderboard lives in games/ratings/views.py (issue 7)."""
+The leaderboard lives in games/ratings/views.py (issue 7); clubs in
+games/tournaments/views.py (issue 13)."""
 
 from __future__ import annotations
 
@@ -25,12 +26,6 @@ def home(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of Kozel on 4 cards in the site's words, numbered R1–R19 like the engine."""
     return render(request, "rules.html")
-
-
-@require_GET
-def clubs(request: HttpRequest) -> HttpResponse:
-    """Placeholder until clubs and tournaments exist."""
-    return render(request, "clubs.html")
 
 
 @never_cache

@@ -49,6 +49,7 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        permissions = [("moderate_clubs", "Moderate every club and tournament")]
 
     def __str__(self) -> str:
         return self.name

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
+    "accounts.moderation",  # reports, sanctions, the moderation log (issue 14)
     "games",
     "games.ratings",
     "games.queue",
@@ -53,6 +54,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A suspended account sees only its notice and the appeal form (issue 14).
+    "accounts.moderation.middleware.SuspensionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -73,6 +76,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.live_game",
+                "accounts.moderation.context_processors.sanctions",
                 "games.tournaments.context_processors.round_banner",
             ],
         },
@@ -172,6 +176,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
                     "schedule": env_float("KOZEL_QUEUE_MATCH_SECONDS", 2.0, minimum=0.5)},
     # Rates finished series whose rate_series_task was lost.
     "ratings-sweep": {"task": "ratings.sweep", "schedule": 60.0},
+    # Abandonment escalation for ranked series whose task was lost (idempotent).
+    "moderation-sweep": {"task": "moderation.sweep", "schedule": 60.0},
     # Tournaments: scheduled starts, check-in deadlines, round time limits and rounds due
     # after their break, when the countdown task that should have done it was lost.
     "tournaments-tick": {"task": "tournaments.tick", "options": {"expires": 5},
@@ -240,6 +246,9 @@ KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, 
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
+# Moderation governs play through the hooks games declares (games/policy.py); its own
+# tunables (KOZEL_MODERATION = {...}) default in accounts/moderation/conf.py.
+KOZEL_POLICY = "accounts.moderation.policy.ModerationPolicy"
 # Ratings (KOZEL_RATING = {...}) and ranked matchmaking (KOZEL_QUEUE = {...}) take their
 # defaults from games/ratings/conf.py and games/queue/conf.py, which document every key:
 # set only what you change.

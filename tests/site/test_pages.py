@@ -61,11 +61,11 @@ def test_card_include_trump_and_back():
     assert 'aria-label="face-down card"' in back and "<text" not in back
 
 
-@pytest.mark.parametrize(("path", "title"), [("/clubs/", "Clubs")])
-def test_placeholders_are_polite(client, path, title):
-    html = client.get(path).content.decode()
-    assert f"<h1>{title}</h1>" in html
-    assert "coming soon" in html
+def test_clubs_is_no_longer_a_placeholder(client):
+    """Issue 13 built clubs: /clubs/ lists and searches them (tests/tournaments)."""
+    html = client.get("/clubs/").content.decode()
+    assert "<h1>Clubs</h1>" in html
+    assert "coming soon" not in html and 'role="search"' in html
 
 
 def test_every_page_links_the_svg_favicon_and_it_is_served(client):

@@ -1,0 +1,50 @@
+"""Live updates of tournaments over the existing channel layer, sent after commit.
+
+Groups:
+- ``tournament.<id>``: everyone with the tournament page open; ``tournament.changed``
+  tells them to fetch the live part again (the page is server-rendered; a lost message
+  is made good by the next one and by the page's periodic refresh);
+- ``tournament.user.<user id>``: one person's open pages; ``tournament.banner`` makes
+  every page fetch its round-start banner again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"tournament.user.{user_id}"
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:  # noqa: BLE001 - pages refresh anyway; the change is stored
+        logger.exception("broadcast to %s failed", group)
+
+
+def on_commit_changed(tournament_id: int) -> None:
+    """After commit, tell the tournament's open pages to refresh their live part."""
+    transaction.on_commit(lambda: _send(tournament_group(tournament_id),
+                                        {"type": "tournament.changed",
+                                         "tournament_id": tournament_id}))
+
+
+def on_commit_banner(user_ids: Iterable[int]) -> None:
+    """After commit, tell these people's open pages to fetch the banner again."""
+    ids = sorted(set(user_ids))
+    transaction.on_commit(lambda: [_send(user_group(u), {"type": "tournament.banner"})
+                                   for u in ids])

@@ -1,0 +1,186 @@
+"""Reads of clubs and tournaments (no writes here)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q, QuerySet
+
+from games.tournaments import standings
+from games.tournaments.models import (
+    Club,
+    Entry,
+    Match,
+    MatchSide,
+    Membership,
+    Round,
+    Tournament,
+)
+
+PAGE = 50
+
+
+def clubs(query: str = "") -> QuerySet[Club]:
+    """The clubs list, searched by name, address, description or country."""
+    text = " ".join(str(query or "").split())[:60]
+    found = Club.objects.annotate(
+        members=Count("memberships", filter=Q(memberships__status=Membership.Status.ACTIVE)))
+    if text:
+        found = found.filter(Q(name__icontains=text) | Q(slug__icontains=text)
+                             | Q(description__icontains=text) | Q(country__iexact=text))
+    return found.order_by("-members", "name")
+
+
+def members(club: Club) -> list[Membership]:
+    return list(club.memberships.filter(status=Membership.Status.ACTIVE)
+                .select_related("user__profile").order_by("role", "created_at"))
+
+
+def requests(club: Club) -> list[Membership]:
+    return list(club.memberships.filter(status=Membership.Status.REQUESTED)
+                .select_related("user__profile"))
+
+
+def banned(club: Club) -> list[Membership]:
+    return list(club.memberships.filter(status=Membership.Status.BANNED)
+                .select_related("user__profile"))
+
+
+def clubs_of(user: AbstractBaseUser) -> list[Membership]:
+    """A player's clubs (their profile lists them)."""
+    return list(Membership.objects.filter(user=user, status=Membership.Status.ACTIVE)
+                .select_related("club").order_by("club__name"))
+
+
+def tournaments_by_state(club: Club) -> dict[str, list[Tournament]]:
+    every = list(club.tournaments.order_by("-created_at"))
+    return {
+        "upcoming": [t for t in every if t.status in (Tournament.Status.REGISTRATION,
+                                                       Tournament.Status.CLOSED)],
+        "running": [t for t in every if t.status == Tournament.Status.RUNNING],
+        "past": [t for t in every if t.status == Tournament.Status.FINISHED],
+    }
+
+
+def results_of(tournament: Tournament) -> list[standings.MatchResult]:
+    """Every finished match as the standings see it."""
+    out = []
+    matches = (Match.objects.filter(round__tournament=tournament,
+                                    status=Match.Status.FINISHED)
+               .select_related("round").prefetch_related("sides"))
+    for match in matches:
+        sides: dict[str, list[MatchSide]] = {"A": [], "B": []}
+        for side in sorted(match.sides.all(), key=lambda s: (s.side, s.slot)):
+            sides[side.side].append(side)
+        out.append(standings.MatchResult(
+            round=match.round.number,
+            side_a=tuple(s.entry_id for s in sides["A"]),
+            side_b=tuple(s.entry_id for s in sides["B"]),
+            outcome=match.outcome or "none", loss_a=match.loss_a, loss_b=match.loss_b,
+            forfeit=match.forfeit))
+    return out
+
+
+def entry_infos(tournament: Tournament, entries: list[Entry] | None = None
+                ) -> list[standings.EntryInfo]:
+    entries = entries if entries is not None else list(tournament.entries.exclude(
+        status=Entry.Status.PENDING))
+    return [standings.EntryInfo(e.pk, e.name, e.is_bot,
+                                e.status == Entry.Status.DISQUALIFIED,
+                                e.status == Entry.Status.WITHDRAWN) for e in entries]
+
+
+def rounds_completed(tournament: Tournament) -> int:
+    return tournament.round_set.filter(status=Round.Status.FINISHED).count()
+
+
+def standings_of(tournament: Tournament) -> list[standings.Row]:
+    """The standings, recomputed from the stored results."""
+    return standings.compute(entry_infos(tournament), results_of(tournament),
+                             rounds_completed(tournament), tournament.seed)
+
+
+def club_leaderboard(club: Club, limit: int = 20) -> list[dict[str, Any]]:
+    """People by the match points their entries scored in the club's tournaments."""
+    totals: dict[int, int] = defaultdict(int)
+    events: dict[int, set[int]] = defaultdict(set)
+    for tournament in club.tournaments.exclude(status=Tournament.Status.REGISTRATION):
+        entries = {e.pk: e for e in tournament.entries.all()}
+        points = standings.match_points(entry_infos(tournament, list(entries.values())),
+                                        results_of(tournament))
+        for entry_id, value in points.items():
+            for person in entries[entry_id].people_ids:
+                totals[person] += value
+                events[person].add(tournament.pk)
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.in_bulk(list(totals))
+    rows = [{"user": users[u], "points": p, "events": len(events[u])}
+            for u, p in totals.items() if u in users]
+    rows.sort(key=lambda r: (-r["points"], r["user"].get_username()))
+    return rows[:limit]
+
+
+@dataclass
+class CrossTable:
+    rounds: list[int]
+    rows: list[tuple[standings.Row, list[str]]]
+
+
+def cross_table(tournament: Tournament, rows: list[standings.Row]) -> CrossTable:
+    """Per entry and round: W/T/L (at the table), +/− (forfeit), B (bye), with the
+    opponents' numbers in the standings."""
+    number = {r.entry.id: r.rank for r in rows}
+    opponents: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for result in results_of(tournament):
+        for own, other in ((result.side_a, result.side_b), (result.side_b, result.side_a)):
+            for entry in own:
+                opponents[(entry, result.round)] = [number.get(o, 0) for o in other]
+    n = tournament.round_set.count()
+    out = []
+    for row in rows:
+        cells = []
+        for r in range(1, n + 1):
+            mark = row.by_round.get(r, "")
+            opp = ",".join(str(x) for x in opponents.get((row.entry.id, r), []))
+            cells.append(f"{mark}{opp}" if mark else "·")
+        out.append((row, cells))
+    return CrossTable(rounds=list(range(1, n + 1)), rows=out)
+
+
+def entry_of(tournament: Tournament, user: AbstractBaseUser | AnonymousUser | None
+             ) -> Entry | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return (tournament.entries.filter(Q(player1=user) | Q(player2=user))
+            .exclude(status=Entry.Status.WITHDRAWN).first())
+
+
+def matches_of_round(round_: Round) -> list[Match]:
+    return list(round_.matches.select_related("table", "series")
+                .prefetch_related("sides__entry").order_by("number"))
+
+
+def pending_match_of(user: AbstractBaseUser | AnonymousUser | None) -> Match | None:
+    """The match of a running round that waits for ``user`` to check in (the banner)."""
+    if user is None or not user.is_authenticated:
+        return None
+    for match in (Match.objects.filter(status=Match.Status.CHECKIN)
+                  .filter(Q(sides__entry__player1=user) | Q(sides__entry__player2=user))
+                  .select_related("round__tournament", "table").distinct()[:5]):
+        return match
+    return None
+
+
+def has_live_entry(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """In a tournament that is running or about to (the banner's socket opens then)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Entry.objects.filter(
+        Q(player1=user) | Q(player2=user),
+        tournament__status__in=[Tournament.Status.RUNNING, Tournament.Status.CLOSED,
+                                Tournament.Status.REGISTRATION],
+        status=Entry.Status.ACTIVE).exists()

@@ -1,0 +1,307 @@
+"""Director tools, each written to the tournament's append-only audit log.
+
+``perform(tournament_id, user, action, data)`` is the one entry point of the director's
+form: it checks the permission (owner, director, site moderator), validates ``data``
+(a QueryDict or a dict of strings) and calls the tool. Each tool runs in one
+transaction that starts with the tournament's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games.models import Table
+from games.services import tables as table_service
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    TableStateError,
+)
+from games.tournaments import pairing, permissions, publish
+from games.tournaments.models import Entry, Match, Round, Tournament
+from games.tournaments.services import audit, events, rounds
+from games.tournaments.services.clubs import require_verified, user_by_name
+
+REASON_MAX = 200
+
+
+def _int(data: Mapping[str, Any], key: str, what: str) -> int:
+    raw = data.get(key)
+    try:
+        value = int(str(raw))
+    except (TypeError, ValueError):
+        raise InvalidRequestError(f"Give {what} as a number.") from None
+    if value < 0 or value > 10**12:
+        raise InvalidRequestError(f"Give {what} as a number.")
+    return value
+
+
+def _reason(data: Mapping[str, Any], required: bool = True) -> str:
+    text = " ".join(str(data.get("reason", "") or "").split())
+    if required and not text:
+        raise InvalidRequestError("Give a reason: it goes into the audit log.")
+    if len(text) > REASON_MAX:
+        raise InvalidRequestError(f"A reason has at most {REASON_MAX} characters.")
+    return text
+
+
+def _entry(t: Tournament, data: Mapping[str, Any], key: str = "entry_id") -> Entry:
+    entry = t.entries.filter(pk=_int(data, key, "the entry")).first()
+    if entry is None:
+        raise NotFoundError("No such entry in this tournament.")
+    return entry
+
+
+def _paired_round(t: Tournament) -> Round:
+    round_ = t.round_set.filter(status=Round.Status.PAIRED).order_by("number").first()
+    if round_ is None:
+        raise TableStateError("No round is waiting to start: re-pairing is possible only "
+                              "before a round starts.")
+    return round_
+
+
+def _live_round(t: Tournament) -> Round:
+    round_ = (t.round_set.filter(status__in=[Round.Status.CHECKIN, Round.Status.PLAYING])
+              .order_by("-number").first())
+    if round_ is None:
+        raise TableStateError("No round is being played.")
+    return round_
+
+
+def _registration(open_: bool) -> Callable[..., str]:
+    def run(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+        if t.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
+            raise TableStateError("Registration can change only before the start.")
+        t.status = Tournament.Status.REGISTRATION if open_ else Tournament.Status.CLOSED
+        t.save(update_fields=["status"])
+        audit.record(t.club, user, "registration.open" if open_ else "registration.close",
+                     tournament=t)
+        return "Registration is open." if open_ else "Registration is closed."
+
+    return run
+
+
+def _start(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    rounds.start_tournament_locked(t, user)
+    return "Round 1 has started: players check in now."
+
+
+def _start_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    round_ = _paired_round(t)
+    previous = t.round_set.filter(number=round_.number - 1).first()
+    if previous is not None and previous.status != Round.Status.FINISHED:
+        raise TableStateError("The previous round is still being played.")
+    t.paused = False
+    t.save(update_fields=["paused"])
+    rounds.start_round_locked(t, round_, user)
+    return f"Round {round_.number} has started."
+
+
+def _pause(paused: bool) -> Callable[..., str]:
+    def run(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+        if t.status != Tournament.Status.RUNNING:
+            raise TableStateError("Only a running tournament can be paused or resumed.")
+        if t.paused == paused:
+            return "Nothing to change."
+        t.paused = paused
+        t.save(update_fields=["paused"])
+        audit.record(t.club, user, "tournament.pause" if paused else "tournament.resume",
+                     tournament=t)
+        if not paused:
+            waiting = t.round_set.filter(status=Round.Status.PAIRED).first()
+            if waiting is not None:
+                rounds._schedule_start(t.pk, waiting.number, 0)
+        return ("Paused: the next round will not start by itself." if paused
+                else "Resumed.")
+
+    return run
+
+
+def _end_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    round_ = _live_round(t)
+    audit.record(t.club, user, "round.end", tournament=t, round=round_.number,
+                 reason=_reason(data, required=False))
+    transaction.on_commit(lambda: rounds.round_time(round_.pk, force=True))
+    return f"Round {round_.number} is being ended: running matches are decided now."
+
+
+def _repair(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    round_ = _paired_round(t)
+    rounds.pair_round_locked(t, round_.number, user)
+    return f"Round {round_.number} was paired again."
+
+
+def _two_entries(t: Tournament, data: Mapping[str, Any]) -> tuple[int, int]:
+    first, second = _entry(t, data, "first"), _entry(t, data, "second")
+    if first.pk == second.pk:
+        raise InvalidRequestError("Choose two different entries.")
+    if not t.is_pairs:
+        raise InvalidRequestError("Manual and forbidden pairings are for pairs events.")
+    return first.pk, second.pk
+
+
+def _manual(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    if t.format != "swiss":
+        raise InvalidRequestError("Manual pairings are for Swiss events.")
+    a, b = _two_entries(t, data)
+    round_ = _paired_round(t)
+    taken = {e for p in round_.manual_pairs for e in p}
+    if a in taken or b in taken:
+        raise InvalidRequestError("One of these entries already has a manual pairing.")
+    if pairing.pair_key(a, b) in {pairing.pair_key(*p) for p in t.forbidden_pairs}:
+        raise InvalidRequestError("That pairing is forbidden.")
+    round_.manual_pairs = [*round_.manual_pairs, [a, b]]
+    round_.save(update_fields=["manual_pairs"])
+    audit.record(t.club, user, "pairing.manual", tournament=t, round=round_.number,
+                 entries=[a, b])
+    rounds.pair_round_locked(t, round_.number, user)
+    return "Manual pairing set; the round was paired again."
+
+
+def _forbid(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    a, b = _two_entries(t, data)
+    if pairing.pair_key(a, b) in {pairing.pair_key(*p) for p in t.forbidden_pairs}:
+        return "That pairing is already forbidden."
+    t.forbidden_pairs = [*t.forbidden_pairs, [a, b]]
+    t.save(update_fields=["forbidden_pairs"])
+    audit.record(t.club, user, "pairing.forbid", tournament=t, entries=[a, b])
+    waiting = t.round_set.filter(status=Round.Status.PAIRED).first()
+    if waiting is not None and t.format == "swiss":
+        rounds.pair_round_locked(t, waiting.number, user)
+    return "That pairing will not be made."
+
+
+def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    reason = _reason(data)
+    match = (Match.objects.select_for_update().filter(
+        pk=_int(data, "match_id", "the match"), round__tournament=t).first())
+    if match is None:
+        raise NotFoundError("No such match in this tournament.")
+    if match.status != Match.Status.FINISHED or match.outcome == "bye":
+        raise TableStateError("Only a finished match (not a bye) can be corrected.")
+    outcome = str(data.get("outcome", ""))
+    if outcome not in ("A", "B", "tie", "none"):
+        raise InvalidRequestError("The result is side A, side B, a tie, or both forfeit.")
+    loss_a, loss_b = _int(data, "loss_a", "side A's loss points"), _int(
+        data, "loss_b", "side B's loss points")
+    if loss_a > 60 or loss_b > 60:
+        raise InvalidRequestError("Loss points are at most 60.")
+    before = {"outcome": match.outcome, "loss_a": match.loss_a, "loss_b": match.loss_b,
+              "forfeit": match.forfeit}
+    match.outcome, match.loss_a, match.loss_b = outcome, loss_a, loss_b
+    match.forfeit = outcome == "none" or (match.forfeit and data.get("forfeit") != "0")
+    match.corrected = True
+    match.save(update_fields=["outcome", "loss_a", "loss_b", "forfeit", "corrected"])
+    audit.record(t.club, user, "result.correct", tournament=t, reason=reason,
+                 round=match.round.number, match=match.number, before=before,
+                 after={"outcome": outcome, "loss_a": loss_a, "loss_b": loss_b})
+    return "Result corrected."
+
+
+def _current_match(entry: Entry) -> Match | None:
+    return (Match.objects.filter(sides__entry=entry)
+            .exclude(status=Match.Status.FINISHED).exclude(status=Match.Status.PENDING)
+            .select_for_update(of=("self",)).first())
+
+
+def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    reason = _reason(data)
+    entry = _entry(t, data)
+    if entry.is_bot:
+        raise InvalidRequestError("A bot entry has nobody to substitute.")
+    old, new = user_by_name(data.get("old")), user_by_name(data.get("new"))
+    if old.pk not in entry.people_ids:
+        raise InvalidRequestError(f"{old.get_username()} does not play in {entry.name}.")
+    require_verified(new, "play")
+    if not permissions.is_member(t.club, new):
+        raise PermissionDeniedError(f"{new.get_username()} is not a member of the club.")
+    if t.entries.filter(player1=new).exists() or t.entries.filter(player2=new).exists():
+        raise InvalidRequestError(f"{new.get_username()} is already entered.")
+    match = _current_match(entry)
+    if match is not None and match.status != Match.Status.CHECKIN:
+        raise TableStateError("The entry is playing a match: substitute after it.")
+    if match is not None:
+        from games.tournaments.services.rounds import _people_by_position
+
+        position = next(p for p, (_e, person) in _people_by_position(match).items()
+                        if person == old.pk)
+        table = Table.objects.get(pk=match.table_id)
+        table_service.kick(table.pk, t.created_by, position)
+        table_service.take_seat(table.pk, new, position)
+        match.checked_in = [u for u in match.checked_in if u != old.pk]
+        match.save(update_fields=["checked_in"])
+    field = "player1" if entry.player1_id == old.pk else "player2"
+    setattr(entry, field, new)
+    entry.save(update_fields=[field])
+    audit.record(t.club, user, "entry.substitute", tournament=t, reason=reason,
+                 entry=entry.name, old=old.get_username(), new=new.get_username())
+    publish.on_commit_banner([new.pk, old.pk])
+    return f"{new.get_username()} plays for {old.get_username()} from now on."
+
+
+def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    reason = _reason(data)
+    entry = _entry(t, data)
+    if entry.status == Entry.Status.DISQUALIFIED:
+        return "Already disqualified."
+    entry.status = Entry.Status.DISQUALIFIED
+    entry.save(update_fields=["status"])
+    audit.record(t.club, user, "entry.disqualify", tournament=t, reason=reason,
+                 entry=entry.name)
+    return f"{entry.name} is disqualified: no longer paired, no place."
+
+
+def _withdraw_entry(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    entry = _entry(t, data)
+    if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED):
+        raise InvalidRequestError("That entry is not playing.")
+    events.withdraw_locked(t, entry, user, _reason(data, required=False))
+    return f"{entry.name} was withdrawn."
+
+
+def _add_bot(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    entry = events.add_bot_entry(t, user, str(data.get("level", "")))
+    return f"{entry.name} entered."
+
+
+ACTIONS: dict[str, Callable[[Tournament, AbstractBaseUser, Mapping[str, Any]], str]] = {
+    "open_registration": _registration(True),
+    "close_registration": _registration(False),
+    "start": _start,
+    "start_round": _start_round,
+    "pause": _pause(True),
+    "resume": _pause(False),
+    "end_round": _end_round,
+    "repair": _repair,
+    "manual_pair": _manual,
+    "forbid_pair": _forbid,
+    "correct": _correct,
+    "substitute": _substitute,
+    "disqualify": _disqualify,
+    "withdraw_entry": _withdraw_entry,
+    "add_bot": _add_bot,
+}
+
+
+def perform(tournament_id: int, user: AbstractBaseUser | None, action: str,
+            data: Mapping[str, Any]) -> str:
+    """Run one director tool; returns the message to show. Raises a ServiceError."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in first.")
+    run = ACTIONS.get(action)
+    if run is None:
+        raise InvalidRequestError("Unknown director action.")
+    with transaction.atomic():
+        t = events.lock_tournament(tournament_id)
+        if not permissions.can_direct(t.club, user):
+            raise PermissionDeniedError("Only the club's owner and directors run tournaments.")
+        if t.status == Tournament.Status.FINISHED and action != "correct":
+            raise TableStateError("The tournament is over; only results can be corrected.")
+        message = run(t, user, data)
+        publish.on_commit_changed(t.pk)
+        return message

@@ -1,0 +1,271 @@
+"""Tournaments before and around play: create, register, confirm, withdraw, bot entries.
+
+Locks: the Tournament row first (``lock_tournament``), so registration never races a
+round being paired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import BotLevel
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    TableStateError,
+)
+from games.tournaments import pairing, permissions, publish
+from games.tournaments.models import Entry, Membership, Round, Tournament
+from games.tournaments.services import audit
+from games.tournaments.services.clubs import require_verified, user_by_name
+
+MIN_CHECKIN, MAX_CHECKIN = 5, 300  # the empty-table sweep closes a table left 5 min
+MIN_ROUND, MAX_ROUND = 30, 36000
+FORMATS = {"swiss": Tournament.Kind.PAIRS, "round_robin": Tournament.Kind.PAIRS,
+           "rotation": Tournament.Kind.INDIVIDUAL, "whist": Tournament.Kind.INDIVIDUAL}
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    name: str
+    format: str
+    rounds: int = 3
+    target: int = 12
+    turn_seconds: int | None = None
+    starts_at: datetime | None = None
+    checkin_seconds: int = 300
+    round_seconds: int = 3600
+    rated: bool = False
+    bots_allowed: bool = False
+    break_seconds: int = 60
+
+
+def _int_in(value: object, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidRequestError(f"{what} is a whole number from {low} to {high}.")
+    return value
+
+
+def validate(s: EventSettings) -> EventSettings:
+    name = " ".join(str(s.name or "").split())
+    if not 2 <= len(name) <= 80:
+        raise InvalidRequestError("A tournament's name has 2 to 80 characters.")
+    if s.format not in FORMATS:
+        raise InvalidRequestError("Choose Swiss, round robin, individual rounds or whist.")
+    rounds = _int_in(s.rounds, 1, 30, "The number of rounds")
+    if s.target not in Tournament.TARGETS:
+        raise InvalidRequestError("A match is played to 6 or 12 loss points (R18).")
+    if s.turn_seconds not in Tournament.CLOCKS:
+        raise InvalidRequestError("The turn clock is none, 15, 30 or 60 seconds.")
+    checkin = _int_in(s.checkin_seconds, MIN_CHECKIN, MAX_CHECKIN,
+                      "The check-in window (seconds)")
+    round_seconds = _int_in(s.round_seconds, MIN_ROUND, MAX_ROUND,
+                            "The round time limit (seconds)")
+    breaks = _int_in(s.break_seconds, 0, 3600, "The pause between rounds (seconds)")
+    if checkin >= round_seconds:
+        raise InvalidRequestError("The check-in window must be shorter than the round.")
+    if s.rated:
+        if s.bots_allowed:
+            raise InvalidRequestError("A rated tournament is for people only: no bots.")
+        if s.turn_seconds not in (15, 30):
+            raise InvalidRequestError("A rated tournament has a 15 or 30 second clock.")
+        if s.target != 12:
+            raise InvalidRequestError("A rated tournament's matches are played to 12.")
+    if s.starts_at is not None:
+        if timezone.is_naive(s.starts_at):
+            raise InvalidRequestError("Give the start time with its time zone (UTC).")
+        if s.starts_at > timezone.now() + timedelta(days=366):
+            raise InvalidRequestError("A tournament starts within a year.")
+    return EventSettings(name, s.format, rounds, s.target, s.turn_seconds, s.starts_at,
+                         checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks)
+
+
+def create_tournament(club_id: int, user: AbstractBaseUser | None,
+                      s: EventSettings) -> Tournament:
+    """A director creates a tournament; registration opens at once."""
+    from games.tournaments.models import Club
+
+    user = require_verified(user, "create a tournament")
+    clean = validate(s)
+    club = Club.objects.filter(pk=club_id).first() if isinstance(club_id, int) else None
+    if club is None:
+        raise NotFoundError("No such club.")
+    if not permissions.can_direct(club, user):
+        raise PermissionDeniedError("Only the club's owner and directors run tournaments.")
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            club=club, name=clean.name, kind=FORMATS[clean.format], format=clean.format,
+            rounds=clean.rounds, target=clean.target, turn_seconds=clean.turn_seconds,
+            starts_at=clean.starts_at, checkin_seconds=clean.checkin_seconds,
+            round_seconds=clean.round_seconds, break_seconds=clean.break_seconds,
+            rated=clean.rated, bots_allowed=clean.bots_allowed, created_by=user)
+        audit.record(club, user, "tournament.create", tournament=t, format=t.format,
+                     rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed)
+    return t
+
+
+def lock_tournament(tournament_id: object) -> Tournament:
+    """Lock the tournament row: first in the tournament's lock order."""
+    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
+        raise NotFoundError("No such tournament.")
+    t = (Tournament.objects.select_for_update(of=("self",)).select_related("club")
+         .filter(pk=tournament_id).first())
+    if t is None:
+        raise NotFoundError("No such tournament.")
+    return t
+
+
+def rounds_started(t: Tournament) -> int:
+    return t.round_set.exclude(status=Round.Status.PAIRED).count()
+
+
+def late_join_open(t: Tournament) -> bool:
+    """Late join: until half the rounds have started (fixed schedules take no late join)."""
+    if t.status in (Tournament.Status.REGISTRATION,):
+        return True
+    if t.status != Tournament.Status.RUNNING or t.format in ("round_robin", "whist"):
+        return False
+    return 2 * rounds_started(t) < t.rounds
+
+
+def _entered(t: Tournament, user_id: int) -> Entry | None:
+    return t.entries.filter(Q(player1_id=user_id) | Q(player2_id=user_id)).first()
+
+
+def _name(user: AbstractBaseUser) -> str:
+    profile = getattr(user, "profile", None)
+    return getattr(profile, "public_name", None) or user.get_username()
+
+
+def _require_member(t: Tournament, user: AbstractBaseUser, who: str = "You") -> None:
+    if not permissions.is_member(t.club, user):
+        raise PermissionDeniedError(f"{who} must be a member of {t.club.name} to play.")
+
+
+def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "", *,
+             email_opt_in: bool = False) -> Entry:
+    """A member enters: alone (individual) or with a partner who must confirm (pairs)."""
+    user = require_verified(user, "register")
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        _require_member(t, user)
+        if not late_join_open(t):
+            raise TableStateError("Registration is closed." if t.status != "running" else
+                                  "Late entries close when half the rounds have started.")
+        if _entered(t, user.pk) is not None:
+            raise InvalidRequestError("You are already entered in this tournament.")
+        first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
+        if t.is_pairs:
+            mate = user_by_name(partner)
+            if mate.pk == user.pk:
+                raise InvalidRequestError("Your partner is someone else.")
+            require_verified(mate, "play")  # their address must be verified too
+            _require_member(t, mate, "Your partner")
+            if _entered(t, mate.pk) is not None:
+                raise InvalidRequestError(f"{mate.get_username()} is already entered.")
+            if (t.format == "round_robin" and t.entries.exclude(
+                    status=Entry.Status.WITHDRAWN).count() >= pairing.MAX_ROUND_ROBIN):
+                raise TableStateError("A round robin takes at most 10 pairs.")
+            entry = Entry.objects.create(tournament=t, player1=user, player2=mate,
+                                         name=f"{_name(user)} & {_name(mate)}"[:80],
+                                         status=Entry.Status.PENDING,
+                                         email_opt_in=bool(email_opt_in),
+                                         first_round=first_round)
+            publish.on_commit_banner([mate.pk])
+        else:
+            if str(partner or "").strip():
+                raise InvalidRequestError("Individual events take no partner: you get a new "
+                                          "one every round.")
+            entry = Entry.objects.create(tournament=t, player1=user, name=_name(user)[:80],
+                                         email_opt_in=bool(email_opt_in),
+                                         first_round=first_round)
+        publish.on_commit_changed(t.pk)
+    return entry
+
+
+def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id: int,
+                    accept: bool = True) -> Entry | None:
+    """The invited partner confirms (the pair is entered) or declines (it is removed)."""
+    user = require_verified(user, "confirm")
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        entry = t.entries.filter(pk=entry_id, player2=user,
+                                 status=Entry.Status.PENDING).first()
+        if entry is None:
+            raise NotFoundError("There is no entry waiting for you to confirm.")
+        if not accept:
+            entry.delete()
+            publish.on_commit_changed(t.pk)
+            return None
+        if not late_join_open(t):
+            raise TableStateError("Registration is closed.")
+        _require_member(t, user)
+        entry.status = Entry.Status.ACTIVE
+        if t.status == Tournament.Status.RUNNING:
+            entry.first_round = rounds_started(t) + 1
+        entry.save(update_fields=["status", "first_round"])
+        publish.on_commit_changed(t.pk)
+    return entry
+
+
+def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
+    """A player withdraws their entry: before the start it is removed; after, it is no
+    longer paired and its results stand."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in first.")
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        entry = _entered(t, user.pk)
+        if entry is None or entry.status in (Entry.Status.WITHDRAWN,
+                                             Entry.Status.DISQUALIFIED):
+            raise InvalidRequestError("You have no entry to withdraw.")
+        withdraw_locked(t, entry, user)
+
+
+def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
+                    reason: str = "") -> None:
+    """Withdraw ``entry``. The caller holds the tournament's lock."""
+    if t.status == Tournament.Status.FINISHED:
+        raise TableStateError("The tournament is over.")
+    if not entry.match_sides.exists():
+        entry.delete()
+    else:
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+    audit.record(t.club, actor, "entry.withdraw", tournament=t, reason=reason,
+                 entry=entry.name)
+    publish.on_commit_changed(t.pk)
+
+
+def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> Entry:
+    """A director enters a bot (labelled; never in the prize places). Caller locks."""
+    if not t.bots_allowed:
+        raise PermissionDeniedError("This tournament does not allow bots.")
+    if level not in BotLevel.values:
+        raise InvalidRequestError(f"Unknown bot level; choose one of {', '.join(BotLevel.values)}.")
+    if not late_join_open(t):
+        raise TableStateError("Registration is closed.")
+    if (t.format == "round_robin" and t.entries.exclude(
+            status=Entry.Status.WITHDRAWN).count() >= pairing.MAX_ROUND_ROBIN):
+        raise TableStateError("A round robin takes at most 10 pairs.")
+    number = t.entries.exclude(bot_level="").count() + 1
+    label = BotLevel(level).label
+    first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
+    entry = Entry.objects.create(tournament=t, bot_level=level,
+                                 name=f"Bot {label} #{number}" + (" pair" if t.is_pairs else ""),
+                                 first_round=first_round)
+    audit.record(t.club, actor, "entry.bot", tournament=t, entry=entry.name, level=level)
+    publish.on_commit_changed(t.pk)
+    return entry
+
+
+def member_of(t: Tournament, user: AbstractBaseUser) -> bool:
+    return Membership.objects.filter(club=t.club, user=user,
+                                     status=Membership.Status.ACTIVE).exists()

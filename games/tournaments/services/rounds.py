@@ -1,0 +1,591 @@
+"""Running a tournament: pair a round, start it, check in, score matches, end rounds.
+
+A round's life: **paired** (matches and sides written; a director may still re-pair),
+**check-in** (tables created through games/services/tables.py with everybody seated;
+a match's series starts through games/services/series.py as soon as its people have
+checked in), **playing**, **finished**. At the check-in deadline a person who has not
+checked in loses the match by forfeit, or a Casual bot plays their seat when the event
+allows bots. At the round's time limit every series still playing ends through
+games/services/finish.py with the reason ``round_time``: fewer loss points wins, equal
+is a tie.
+
+A match's result comes from its series when the series ends (``series_finished`` →
+``match_finished_task`` → :func:`match_finished`), whatever the reason:
+
+- ``completed``: the goat loses (R18);
+- ``round_time``, ``voted_end``, ``abandoned`` (the same abandonment rules as every
+  table): fewer loss points wins, equal is a tie;
+- ``voided`` (a moderator): recorded as a double forfeit for a director to correct.
+
+Lock order: Tournament → Round → Match (this app), then Table → Series → Game (the
+games' own, games/services/locks.py). Nothing here locks a tournament row while
+holding a game lock: the games services fire their hooks after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Series, Table, Termination
+from games.services import finish, locks
+from games.services import series as series_service
+from games.services import tables as table_service
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    TableStateError,
+)
+from games.tournaments import emails, pairing, publish, selectors
+from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
+from games.tournaments.services import audit
+from games.tournaments.services.events import lock_tournament
+
+logger = logging.getLogger(__name__)
+SUBSTITUTE_LEVEL = "casual"
+# A scheduled step may arrive a little early (clock skew between hosts).
+EARLY = timedelta(milliseconds=500)
+
+
+# --- pairing ------------------------------------------------------------------------------
+
+
+def _history(t: Tournament) -> dict[str, Any]:
+    """Who met whom, byes, partners and opponents so far, from the stored matches."""
+    played: set[frozenset[int]] = set()
+    byes: Counter[int] = Counter()
+    partners: Counter[frozenset[int]] = Counter()
+    opponents: Counter[frozenset[int]] = Counter()
+    for match in Match.objects.filter(round__tournament=t).prefetch_related("sides"):
+        a = [s.entry_id for s in match.sides.all() if s.side == "A"]
+        b = [s.entry_id for s in match.sides.all() if s.side == "B"]
+        if match.outcome == "bye":
+            byes.update(a)
+            continue
+        for x in a:
+            for y in b:
+                played.add(pairing.pair_key(x, y))
+                opponents[pairing.pair_key(x, y)] += 1
+        for side in (a, b):
+            if len(side) == 2:
+                partners[pairing.pair_key(*side)] += 1
+    return {"played": played, "byes": byes, "partners": partners, "opponents": opponents}
+
+
+def _schedule_order(t: Tournament, entries: list[Entry]) -> list[int]:
+    """Entries in the order a fixed schedule (round robin, whist) numbers them."""
+    ids = sorted(e.pk for e in entries)
+    random.Random(f"{t.seed}:schedule").shuffle(ids)
+    return ids
+
+
+def schedule_entries(t: Tournament) -> list[Entry]:
+    """The entries a fixed schedule was drawn for: everyone paired in round 1."""
+    first = t.round_set.filter(number=1).first()
+    if first is None:
+        return list(t.entries.filter(status=Entry.Status.ACTIVE))
+    return list(Entry.objects.filter(match_sides__match__round=first).distinct())
+
+
+def pair_round_locked(t: Tournament, number: int, actor: AbstractBaseUser | None = None
+                      ) -> Round:
+    """Pair round ``number`` (create it, or re-pair it while not started). Caller holds
+    the tournament's lock. Deterministic given the event's seed and the stored results.
+    """
+    round_ = t.round_set.filter(number=number).select_for_update().first()
+    if round_ is not None and round_.status != Round.Status.PAIRED:
+        raise TableStateError("That round has started: it can no longer be re-paired.")
+    if round_ is None:
+        round_ = Round.objects.create(tournament=t, number=number)
+    else:
+        round_.matches.all().delete()
+    rows = selectors.standings_of(t)
+    scores = {r.entry.id: r.points for r in rows}
+    active = {e.pk: e for e in t.entries.filter(status=Entry.Status.ACTIVE,
+                                                 first_round__lte=number)}
+    ranked = [r.entry.id for r in rows if r.entry.id in active]
+    history = _history(t)
+    seed = f"{t.seed}:{number}"
+    plans: list[tuple[list[int], list[int]]] = []  # (side A entries, side B entries)
+    byes: list[int] = []
+    if t.format == "swiss":
+        fixed = [tuple(p) for p in round_.manual_pairs
+                 if p[0] in active and p[1] in active]
+        result = pairing.pair_swiss(
+            ranked, scores, history["played"], history["byes"], seed, fixed=fixed,
+            forbidden={pairing.pair_key(*p) for p in t.forbidden_pairs})
+        plans = [([a], [b]) for a, b in result.pairs]
+        byes = [result.bye] if result.bye else []
+    elif t.format == "round_robin":
+        order = _schedule_order(t, schedule_entries(t) if number > 1 else list(active.values()))
+        schedule = pairing.round_robin(order)
+        rr = schedule[number - 1]
+        plans = [([a], [b]) for a, b in rr.pairs]
+        byes = [rr.bye] if rr.bye is not None else []
+    elif t.format == "rotation":
+        result_i = pairing.pair_individual(ranked, scores, history["partners"],
+                                           history["opponents"], history["byes"], seed)
+        plans = [([p0, p2], [p1, p3]) for p0, p1, p2, p3 in result_i.tables]
+        byes = result_i.byes
+    else:  # whist
+        order = _schedule_order(t, schedule_entries(t) if number > 1 else list(active.values()))
+        rnd = pairing.whist_schedule(len(order))[number - 1]
+        plans = [([order[p0], order[p2]], [order[p1], order[p3]])
+                 for p0, p1, p2, p3 in rnd.tables]
+        byes = [order[p] for p in rnd.byes]
+    n = 0
+    for side_a, side_b in plans:
+        n += 1
+        match = Match.objects.create(round=round_, number=n)
+        MatchSide.objects.bulk_create(
+            [MatchSide(match=match, side="A", slot=i, entry_id=e) for i, e in enumerate(side_a)]
+            + [MatchSide(match=match, side="B", slot=i, entry_id=e)
+               for i, e in enumerate(side_b)])
+    for entry_id in byes:
+        n += 1
+        match = Match.objects.create(round=round_, number=n, outcome="bye",
+                                     status=Match.Status.FINISHED,
+                                     finished_at=timezone.now())
+        MatchSide.objects.create(match=match, side="A", slot=0, entry_id=entry_id)
+    audit.record(t.club, actor, "round.pair", tournament=t, round=number, tables=len(plans),
+                 byes=len(byes))
+    publish.on_commit_changed(t.pk)
+    return round_
+
+
+def total_rounds(t: Tournament, field: int) -> int:
+    if t.format == "round_robin":
+        return field - 1 if field % 2 == 0 else field
+    if t.format == "whist":
+        return len(pairing.whist_schedule(field))
+    return t.rounds
+
+
+# --- starting ------------------------------------------------------------------------------
+
+
+def start_tournament_locked(t: Tournament, actor: AbstractBaseUser | None) -> Round:
+    """Close registration and start round 1. Caller holds the tournament's lock."""
+    if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        raise TableStateError("The tournament has already started.")
+    active = list(t.entries.filter(status=Entry.Status.ACTIVE))
+    need = 2 if t.is_pairs else 4
+    if len(active) < need:
+        raise TableStateError(f"At least {need} {'pairs' if t.is_pairs else 'players'} "
+                              "must be entered to start.")
+    if t.format == "round_robin" and len(active) > pairing.MAX_ROUND_ROBIN:
+        raise TableStateError("A round robin takes at most 10 pairs.")
+    if t.format == "whist" and len(active) not in pairing.WHIST_SIZES:
+        raise TableStateError("A whist schedule needs 8, 9, 12, 13, 16 or 17 players; "
+                              f"{len(active)} are entered.")
+    t.rounds = total_rounds(t, len(active))
+    t.status = Tournament.Status.RUNNING
+    t.save(update_fields=["rounds", "status"])
+    audit.record(t.club, actor, "tournament.start", tournament=t, entries=len(active),
+                 rounds=t.rounds)
+    round_ = pair_round_locked(t, 1, actor)
+    return start_round_locked(t, round_, actor)
+
+
+def _people_by_position(match: Match) -> dict[int, tuple[Entry, int | None]]:
+    """Seat → (entry, person id or None for a bot), from the match's sides (R1)."""
+    seats: dict[int, tuple[Entry, int | None]] = {}
+    for side in match.sides.select_related("entry").all():
+        base = 0 if side.side == "A" else 1
+        entry = side.entry
+        if entry.player2_id and not entry.is_bot:  # a pair: both seats of its side
+            seats[base] = (entry, entry.player1_id)
+            seats[base + 2] = (entry, entry.player2_id)
+        elif entry.is_bot and match.round.tournament.is_pairs:
+            seats[base] = (entry, None)
+            seats[base + 2] = (entry, None)
+        else:
+            seats[base + 2 * side.slot] = (entry, entry.player1_id)
+    return seats
+
+
+def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | None) -> Round:
+    """Create every match's table, seat everybody, open check-in. Caller holds the
+    tournament's lock (the round is locked here, then each table through the games
+    services, in the lock order)."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.PAIRED:
+        raise TableStateError("That round has already started.")
+    now = timezone.now()
+    round_.status = Round.Status.CHECKIN
+    round_.started_at = now
+    round_.checkin_deadline = now + timedelta(seconds=t.checkin_seconds)
+    round_.ends_at = now + timedelta(seconds=t.round_seconds)
+    round_.save()
+    owner = t.created_by
+    people: list[int] = []
+    mail: list[tuple[str, str]] = []
+    for match in round_.matches.select_for_update().filter(status=Match.Status.PENDING):
+        seats = _people_by_position(match)
+        inactive = {e.pk for e, _ in seats.values() if e.status != Entry.Status.ACTIVE}
+        if inactive and not t.bots_allowed:
+            _forfeit_locked(match, {p for p, (e, _) in seats.items() if e.pk in inactive})
+            continue
+        table = table_service.create_table(owner, table_service.TableSettings(
+            name=f"{t.name[:40]} · R{round_.number} T{match.number}",
+            kind=Table.Kind.RANKED if t.rated else Table.Kind.CASUAL,
+            visibility=Table.Visibility.PRIVATE, turn_seconds=t.turn_seconds,
+            series_target=t.target))
+        substitutes = []
+        for position in range(4):
+            entry, person = seats[position]
+            if entry.pk in inactive:
+                person = None  # a withdrawn or disqualified entry: a bot plays its seat
+                substitutes.append(position)
+            if person is None:
+                level = entry.bot_level or SUBSTITUTE_LEVEL
+                table_service.add_bot(table.pk, owner, position, level)
+            else:
+                user = get_user_model().objects.get(pk=person)
+                table_service.take_seat(table.pk, user, position)
+                people.append(person)
+                if entry.email_opt_in and user.email:
+                    mail.append((user.get_username(), user.email))
+        match.table = table
+        match.status = Match.Status.CHECKIN
+        match.substitutes = substitutes
+        match.save(update_fields=["table", "status", "substitutes"])
+        if not _absent(match):
+            _begin_locked(match)
+    audit.record(t.club, actor, "round.start", tournament=t, round=round_.number)
+    _after_match_change(t, round_)
+    publish.on_commit_banner(people)
+    url = f"{getattr(settings, 'KOZEL_SITE_URL', '')}/tournament/{t.pk}/"
+    emails.on_commit_round_started(t.name, round_.number, url, mail)
+    _schedule(round_)
+    return round_
+
+
+def _schedule(round_: Round) -> None:
+    """Queue the check-in deadline and the time limit (the beat tick is the backstop)."""
+    from games.tournaments import tasks
+
+    def enqueue() -> None:
+        try:
+            tasks.checkin_deadline_task.apply_async(
+                (round_.pk,), countdown=max(0.0, (round_.checkin_deadline
+                                                  - timezone.now()).total_seconds()))
+            tasks.round_time_task.apply_async(
+                (round_.pk,), countdown=max(0.0, (round_.ends_at
+                                                  - timezone.now()).total_seconds()))
+        except Exception:  # noqa: BLE001 - the beat tick does it
+            logger.exception("could not schedule round %s", round_.pk)
+
+    transaction.on_commit(enqueue)
+
+
+def _persons(match: Match) -> set[int]:
+    return {p for _, p in _people_by_position(match).values() if p is not None} - {
+        p for pos, (_, p) in _people_by_position(match).items() if pos in match.substitutes}
+
+
+def _absent(match: Match) -> set[int]:
+    return _persons(match) - set(match.checked_in)
+
+
+def _begin_locked(match: Match) -> None:
+    """Everybody is here: start the match's series (the match is locked)."""
+    table = locks.lock_table(match.table_id)
+    series = series_service.start_series_locked(table)
+    match.series = series
+    match.status = Match.Status.PLAYING
+    match.save(update_fields=["series", "status"])
+
+
+def check_in(match_id: object, user: AbstractBaseUser | None) -> int:
+    """A player checks in for their match (the banner's button); returns the table id.
+
+    The series starts when the last person of the match has checked in. Checking in
+    again, or after the start, just returns the table."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError("Sign in to check in.")
+    if isinstance(match_id, bool) or not isinstance(match_id, int):
+        raise NotFoundError("No such match.")
+    t_id = (Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True)
+            .first())
+    if t_id is None:
+        raise NotFoundError("No such match.")
+    with transaction.atomic():
+        t = lock_tournament(t_id)
+        round_ = Round.objects.select_for_update().get(matches__pk=match_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if user.pk not in _persons(match):
+            raise PermissionDeniedError("You do not play in this match.")
+        if match.table_id is None:
+            raise TableStateError("This match has no table.")
+        if match.status == Match.Status.CHECKIN and user.pk not in match.checked_in:
+            match.checked_in = [*match.checked_in, user.pk]
+            match.save(update_fields=["checked_in"])
+            if not _absent(match):
+                _begin_locked(match)
+            _after_match_change(t, round_)
+            publish.on_commit_banner([user.pk])
+        return match.table_id
+
+
+def _after_match_change(t: Tournament, round_: Round) -> None:
+    """Round bookkeeping after a match changed. Caller holds the tournament and round."""
+    statuses = set(round_.matches.values_list("status", flat=True))
+    if round_.status == Round.Status.CHECKIN and Match.Status.CHECKIN not in statuses:
+        round_.status = Round.Status.PLAYING
+        round_.save(update_fields=["status"])
+    if statuses <= {Match.Status.FINISHED} and round_.status != Round.Status.FINISHED:
+        finish_round_locked(t, round_)
+    publish.on_commit_changed(t.pk)
+
+
+def _forfeit_locked(match: Match, absent_positions: set[int]) -> None:
+    """The sides with an absent (or inactive) seat lose by forfeit; both: 0 for both."""
+    lost = {"A" if p % 2 == 0 else "B" for p in absent_positions}
+    # Nobody to blame (the table was closed under an empty check-in): 0 for both too.
+    match.outcome = ("none" if lost in ({"A", "B"}, set()) else ("B" if "A" in lost else "A"))
+    match.forfeit = True
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["outcome", "forfeit", "status", "finished_at"])
+
+
+def checkin_deadline(round_id: int, *, force: bool = False) -> int:
+    """The check-in time is up: absentees forfeit or get a bot. Returns matches settled."""
+    t_id = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+    if t_id is None:
+        return 0
+    with transaction.atomic():
+        t = lock_tournament(t_id)
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.status != Round.Status.CHECKIN:
+            return 0
+        if not force and timezone.now() + EARLY < round_.checkin_deadline:
+            return 0
+        settled = 0
+        for match in round_.matches.select_for_update().filter(status=Match.Status.CHECKIN):
+            settled += 1
+            absent = _absent(match)
+            positions = {p for p, (_, person) in _people_by_position(match).items()
+                         if person in absent and p not in match.substitutes}
+            table = Table.objects.get(pk=match.table_id)
+            if not positions and table.status == Table.Status.OPEN:
+                _begin_locked(match)  # everybody came (the last check-in raced us)
+            elif t.bots_allowed and table.status == Table.Status.OPEN:
+                for position in sorted(positions):
+                    table_service.kick(table.pk, t.created_by, position)
+                    table_service.add_bot(table.pk, t.created_by, position, SUBSTITUTE_LEVEL)
+                match.substitutes = sorted({*match.substitutes, *positions})
+                match.save(update_fields=["substitutes"])
+                _begin_locked(match)
+                audit.record(t.club, None, "match.substitute_bots", tournament=t,
+                             round=round_.number, match=match.number,
+                             positions=sorted(positions))
+            else:
+                _forfeit_locked(match, positions)
+                audit.record(t.club, None, "match.forfeit", tournament=t,
+                             round=round_.number, match=match.number,
+                             positions=sorted(positions))
+        _after_match_change(t, round_)
+        return settled
+
+
+def _decide(series: Series) -> str:
+    """The winner of a series, by the goat (R18) or else by fewer loss points."""
+    if series.winner in ("A", "B"):
+        return series.winner
+    if series.loss_points_a == series.loss_points_b:
+        return "tie"
+    return "A" if series.loss_points_a < series.loss_points_b else "B"
+
+
+def round_time(round_id: int, *, force: bool = False) -> int:
+    """The round's time limit: every series still playing ends (``round_time``) through
+    the finisher, decided by fewer loss points. Returns how many series it ended."""
+    t_id = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+    if t_id is None:
+        return 0
+    with transaction.atomic():
+        t = lock_tournament(t_id)
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.status not in (Round.Status.CHECKIN, Round.Status.PLAYING):
+            return 0
+        if not force and timezone.now() + EARLY < round_.ends_at:
+            return 0
+    if round_.status == Round.Status.CHECKIN:
+        checkin_deadline(round_id, force=True)
+    ended = 0
+    with transaction.atomic():
+        t = lock_tournament(t_id)
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        for match in round_.matches.select_for_update().filter(status=Match.Status.PLAYING):
+            try:
+                table, series, _game = locks.lock_playing(match.table_id)
+            except ServiceError:
+                series = None  # it ended meanwhile: scored below
+            if series is not None and series.pk == match.series_id:
+                decided = _decide(series)
+                series.winner = "" if decided == "tie" else decided
+                series.goat = {"A": "B", "B": "A"}.get(series.winner, "")
+                finish.end_series_locked(table, series, Termination.ROUND_TIME)
+                ended += 1
+            _score_locked(match)
+        audit.record(t.club, None, "round.time_limit", tournament=t, round=round_.number,
+                     ended=ended)
+        _after_match_change(t, round_)
+    return ended
+
+
+def _score_locked(match: Match) -> bool:
+    """Take the match's result from its ended series. Caller locks the match."""
+    if match.status != Match.Status.PLAYING or match.series_id is None:
+        return False
+    series = Series.objects.get(pk=match.series_id)
+    if series.status == Series.Status.PLAYING:
+        return False
+    match.loss_a, match.loss_b = series.loss_points_a, series.loss_points_b
+    match.termination = series.termination
+    match.outcome = "none" if series.termination == Termination.VOIDED else _decide(series)
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["loss_a", "loss_b", "termination", "outcome", "status",
+                              "finished_at"])
+    return True
+
+
+def match_finished(series_id: int) -> bool:
+    """A match's series ended (``series_finished``): score it; maybe end the round."""
+    ids = (Match.objects.filter(series_id=series_id)
+           .values_list("pk", "round_id", "round__tournament_id").first())
+    if ids is None:
+        return False
+    match_id, round_id, t_id = ids
+    with transaction.atomic():
+        t = lock_tournament(t_id)
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if not _score_locked(match):
+            return False
+        _after_match_change(t, round_)
+        return True
+
+
+# --- between rounds --------------------------------------------------------------------
+
+
+def finish_round_locked(t: Tournament, round_: Round) -> None:
+    """All matches are over: close the round, then end the event or pair the next round
+    (started after the break unless the event is paused)."""
+    round_.status = Round.Status.FINISHED
+    round_.finished_at = timezone.now()
+    round_.save(update_fields=["status", "finished_at"])
+    audit.record(t.club, None, "round.finish", tournament=t, round=round_.number)
+    if round_.number >= t.rounds:
+        t.status = Tournament.Status.FINISHED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["status", "finished_at"])
+        audit.record(t.club, None, "tournament.finish", tournament=t)
+        return
+    try:
+        with transaction.atomic():
+            pair_round_locked(t, round_.number + 1)
+    except pairing.PairingError as exc:
+        t.paused = True
+        t.save(update_fields=["paused"])
+        audit.record(t.club, None, "round.pair_failed", tournament=t,
+                     round=round_.number + 1, reason=str(exc))
+        return
+    if not t.paused:
+        _schedule_start(t.pk, round_.number + 1, t.break_seconds)
+
+
+def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
+    from games.tournaments import tasks
+
+    def enqueue() -> None:
+        try:
+            tasks.start_round_task.apply_async((tournament_id, number), countdown=countdown)
+        except Exception:  # noqa: BLE001 - the beat tick does it
+            logger.exception("could not schedule round %s of %s", number, tournament_id)
+
+    transaction.on_commit(enqueue)
+
+
+def start_next_round(tournament_id: int, number: int, actor: AbstractBaseUser | None = None,
+                     *, force: bool = False) -> bool:
+    """Start round ``number`` if it is paired, the previous one is over and the event is
+    not paused (a director's ``force`` starts it during a pause or the break)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status != Tournament.Status.RUNNING or (t.paused and not force):
+            return False
+        round_ = t.round_set.filter(number=number).first()
+        if round_ is None or round_.status != Round.Status.PAIRED:
+            return False
+        previous = t.round_set.filter(number=number - 1).first()
+        if previous is not None and previous.status != Round.Status.FINISHED:
+            return False
+        if (not force and previous is not None and previous.finished_at
+                and timezone.now() + EARLY
+                < previous.finished_at + timedelta(seconds=t.break_seconds)):
+            return False
+        start_round_locked(t, round_, actor)
+        return True
+
+
+def tick(now: Any = None) -> dict[str, int]:
+    """The beat backstop: scheduled starts, check-in deadlines, time limits, matches whose
+    series ended, rounds due after their break. Every step is idempotent."""
+    now = now or timezone.now()
+    done = Counter()
+    for t_id in Tournament.objects.filter(
+            status__in=[Tournament.Status.REGISTRATION, Tournament.Status.CLOSED],
+            starts_at__lte=now).values_list("pk", flat=True)[:20]:
+        with transaction.atomic():
+            t = lock_tournament(t_id)
+            if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+                continue
+            try:
+                with transaction.atomic():
+                    start_tournament_locked(t, None)
+                done["started"] += 1
+            except (ServiceError, pairing.PairingError) as exc:
+                t.starts_at = None  # not again every tick: a director starts it by hand
+                t.save(update_fields=["starts_at"])
+                audit.record(t.club, None, "tournament.start_failed", tournament=t,
+                             reason=getattr(exc, "message", str(exc)))
+    for round_id in Round.objects.filter(status=Round.Status.CHECKIN,
+                                         checkin_deadline__lte=now).values_list("pk",
+                                                                                 flat=True)[:50]:
+        done["checkins"] += checkin_deadline(round_id)
+    for round_id in Round.objects.filter(status__in=[Round.Status.CHECKIN,
+                                                     Round.Status.PLAYING],
+                                         ends_at__lte=now).values_list("pk", flat=True)[:50]:
+        done["time_limits"] += round_time(round_id)
+    for series_id in (Match.objects.filter(status=Match.Status.PLAYING)
+                      .exclude(series__status=Series.Status.PLAYING)
+                      .values_list("series_id", flat=True)[:100]):
+        done["matches"] += match_finished(series_id)
+    for t_id, number in (Round.objects.filter(status=Round.Status.PAIRED,
+                                              tournament__status=Tournament.Status.RUNNING,
+                                              tournament__paused=False, number__gt=1)
+                         .values_list("tournament_id", "number")[:20]):
+        done["rounds"] += start_next_round(t_id, number)
+    return dict(done)
+
+
+def validate_positive_id(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidRequestError(f"No such {what}.")
+    return value

@@ -1,0 +1,59 @@
+"""Celery tasks of tournaments: thin, ids only, validated by ``games.tasks.id_task``.
+
+Each calls one service that re-locks its rows and does nothing when the step is not
+due or already done, so a task delivered twice, early or late is harmless; the beat
+``tournaments.tick`` is the backstop for any lost message.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games.tasks import id_task
+
+logger = logging.getLogger(__name__)
+
+
+@id_task("tournaments.match_finished")
+def match_finished_task(series_id: int) -> None:
+    """A series ended: score its tournament match (no-op outside tournaments)."""
+    from games.tournaments.services import rounds
+
+    rounds.match_finished(series_id)
+
+
+@id_task("tournaments.checkin_deadline")
+def checkin_deadline_task(round_id: int) -> None:
+    """The round's check-in window closed: absentees forfeit or get a bot."""
+    from games.tournaments.services import rounds
+
+    rounds.checkin_deadline(round_id)
+
+
+@id_task("tournaments.round_time")
+def round_time_task(round_id: int) -> None:
+    """The round's time limit: running matches are decided by fewer loss points."""
+    from games.tournaments.services import rounds
+
+    rounds.round_time(round_id)
+
+
+@id_task("tournaments.start_round")
+def start_round_task(tournament_id: int, number: int) -> None:
+    """The break after a round is over: start round ``number`` (unless paused)."""
+    from games.tournaments.services import rounds
+
+    rounds.start_next_round(tournament_id, number)
+
+
+@shared_task(name="tournaments.tick", acks_late=False, ignore_result=True, expires=10)
+def tick_task() -> dict[str, int]:
+    """The beat backstop (services/rounds.py ``tick``)."""
+    from games.tournaments.services import rounds
+
+    done = rounds.tick()
+    if done:
+        logger.info("tournament tick: %s", done)
+    return done

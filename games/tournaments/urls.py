@@ -1,0 +1,33 @@
+from django.urls import path
+
+from games.tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("clubs/new/", views.club_create, name="club_create"),
+    path("club/<slug:slug>/", views.club_page, name="club"),
+    path("club/<slug:slug>/edit/", views.club_edit, name="club_edit"),
+    path("club/<slug:slug>/join/", views.club_join, name="club_join"),
+    path("club/<slug:slug>/leave/", views.club_leave, name="club_leave"),
+    path("club/<slug:slug>/members/decide/", views.club_decide, name="club_decide"),
+    path("club/<slug:slug>/members/remove/", views.club_remove, name="club_remove"),
+    path("club/<slug:slug>/members/unban/", views.club_unban, name="club_unban"),
+    path("club/<slug:slug>/members/role/", views.club_role, name="club_role"),
+    path("club/<slug:slug>/tournaments/new/", views.tournament_create,
+         name="tournament_create"),
+    path("tournament/<int:tournament_id>/", views.tournament_page, name="tournament"),
+    path("tournament/<int:tournament_id>/live/", views.tournament_live, name="live"),
+    path("tournament/<int:tournament_id>/register/", views.tournament_register,
+         name="register"),
+    path("tournament/<int:tournament_id>/confirm/", views.tournament_confirm, name="confirm"),
+    path("tournament/<int:tournament_id>/withdraw/", views.tournament_withdraw,
+         name="withdraw"),
+    path("tournament/<int:tournament_id>/checkin/", views.tournament_checkin, name="checkin"),
+    path("tournament/<int:tournament_id>/director/", views.tournament_director,
+         name="director"),
+    path("tournament/<int:tournament_id>/standings.csv", views.standings_csv,
+         name="standings_csv"),
+    path("tournament/<int:tournament_id>/results.csv", views.results_csv, name="results_csv"),
+    path("tournaments/banner/", views.banner, name="banner"),
+]

@@ -1,0 +1,370 @@
+"""Views of clubs and tournaments: parse, authorize through a service, render.
+
+Every POST calls one service; a ServiceError becomes a message on the page it came
+from and changes nothing. Bad form input re-shows the form with its errors.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.services.errors import ServiceError
+from games.tournaments import forms, permissions, selectors
+from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
+from games.tournaments.services import clubs as club_service
+from games.tournaments.services import director, events
+
+# --- clubs ----------------------------------------------------------------------------
+
+
+@require_GET
+def club_list(request: HttpRequest) -> HttpResponse:
+    """``/clubs/``: every club, biggest first, with a search box."""
+    query = request.GET.get("q", "")
+    found = list(selectors.clubs(query)[:selectors.PAGE])
+    mine = (selectors.clubs_of(request.user) if request.user.is_authenticated else [])
+    return render(request, "clubs.html", {"clubs": found, "q": query[:60], "mine": mine})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = forms.ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = club_service.create_club(request.user, club_service.ClubSettings(
+                **form.cleaned_data))
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{club.name} is open. Invite your players.")
+            return redirect("tournaments:club", slug=club.slug)
+    return render(request, "clubs/create.html", {"form": form}, status=400 if form.errors
+                  else 200)
+
+
+def _club(slug: str) -> Club:
+    return get_object_or_404(Club, slug=slug)
+
+
+@require_GET
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/club/<slug>/``: members, tournaments, the club's leaderboard, join/leave."""
+    club = _club(slug)
+    me = permissions.membership(club, request.user)
+    directing = permissions.can_direct(club, request.user)
+    context: dict[str, Any] = {
+        "club": club, "me": me, "role": permissions.role(club, request.user),
+        "directing": directing, "appointing": permissions.can_appoint(club, request.user),
+        "members": selectors.members(club), "events": selectors.tournaments_by_state(club),
+        "leaderboard": selectors.club_leaderboard(club),
+        "invite_token": request.GET.get("invite", "")[:40],
+    }
+    if directing:
+        context["requests"] = selectors.requests(club)
+        context["banned"] = selectors.banned(club)
+        context["audit"] = list(AuditEntry.objects.filter(club=club, tournament=None)
+                                .select_related("actor")[:50])
+        context["invite_url"] = request.build_absolute_uri(
+            f"/club/{club.slug}/?invite={club.invite_token}")
+    return render(request, "clubs/club.html", context)
+
+
+def _club_action(run: Callable[[HttpRequest, Club], str | None]) -> Callable[..., HttpResponse]:
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, slug: str) -> HttpResponse:
+        club = _club(slug)
+        try:
+            done = run(request, club)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        except ValueError:
+            messages.error(request, "That request was not valid.")
+        else:
+            if done:
+                messages.success(request, done)
+        return redirect("tournaments:club", slug=club.slug)
+
+    return view
+
+
+def _int(value: object) -> int:
+    try:
+        number = int(str(value))
+    except (TypeError, ValueError):
+        raise ValueError("not a number") from None
+    if number < 1:
+        raise ValueError("not an id")
+    return number
+
+
+def _join(request: HttpRequest, club: Club) -> str:
+    m = club_service.join(club.pk, request.user, str(request.POST.get("token", ""))[:40])
+    if m.status == Membership.Status.REQUESTED:
+        return "Your request was sent; a director will answer it."
+    return f"Welcome to {club.name}."
+
+
+def _leave(request: HttpRequest, club: Club) -> str:
+    club_service.leave(club.pk, request.user)
+    return f"You left {club.name}."
+
+
+def _decide(request: HttpRequest, club: Club) -> str:
+    approve = request.POST.get("decision") == "approve"
+    club_service.decide_request(club.pk, request.user, _int(request.POST.get("user_id")),
+                                approve)
+    return "Request approved." if approve else "Request declined."
+
+
+def _remove(request: HttpRequest, club: Club) -> str:
+    ban = request.POST.get("ban") == "1"
+    club_service.remove_member(club.pk, request.user, _int(request.POST.get("user_id")),
+                               request.POST.get("reason", ""), ban=ban)
+    return "Banned." if ban else "Removed from the club."
+
+
+def _unban(request: HttpRequest, club: Club) -> str:
+    club_service.unban(club.pk, request.user, _int(request.POST.get("user_id")),
+                       request.POST.get("reason", ""))
+    return "The ban was lifted."
+
+
+def _role(request: HttpRequest, club: Club) -> str:
+    club_service.set_role(club.pk, request.user, _int(request.POST.get("user_id")),
+                          str(request.POST.get("role", "")))
+    return "Role changed."
+
+
+club_join = _club_action(_join)
+club_leave = _club_action(_leave)
+club_decide = _club_action(_decide)
+club_remove = _club_action(_remove)
+club_unban = _club_action(_unban)
+club_role = _club_action(_role)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    if not permissions.can_appoint(club, request.user):
+        raise Http404("No such page.")
+    initial = {f: getattr(club, f) for f in ("name", "description", "country", "language",
+                                             "join_policy")}
+    form = forms.ClubEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club_service.update_club(club.pk, request.user, club_service.ClubSettings(
+                slug=club.slug, **form.cleaned_data))
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Saved.")
+            return redirect("tournaments:club", slug=club.slug)
+    return render(request, "clubs/edit.html", {"form": form, "club": club})
+
+
+# --- tournaments ------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    if not permissions.can_direct(club, request.user):
+        raise Http404("No such page.")
+    form = forms.TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = events.create_tournament(club.pk, request.user, events.EventSettings(
+                name=data["name"], format=data["format"], rounds=data["rounds"],
+                target=data["target"],
+                turn_seconds=int(data["turn_seconds"]) if data["turn_seconds"] else None,
+                starts_at=data["starts_at"], checkin_seconds=data["checkin_minutes"] * 60,
+                round_seconds=data["round_minutes"] * 60, rated=data["rated"],
+                bots_allowed=data["bots_allowed"]))
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Tournament created: registration is open.")
+            return redirect("tournaments:tournament", tournament_id=tournament.pk)
+    return render(request, "tournaments/create.html", {"form": form, "club": club},
+                  status=400 if form.errors else 200)
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
+
+
+def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """Everything the tournament page and its live fragment show."""
+    club = tournament.club
+    rows = selectors.standings_of(tournament)
+    rounds = list(tournament.round_set.order_by("number"))
+    by_round = [(r, selectors.matches_of_round(r)) for r in rounds]
+    current = next((r for r in reversed(rounds) if r.status != Round.Status.FINISHED), None)
+    directing = permissions.can_direct(club, request.user)
+    entry = selectors.entry_of(tournament, request.user)
+    context = {
+        "tournament": tournament, "club": club, "rows": rows, "rounds": by_round,
+        "current": current, "directing": directing, "entry": entry,
+        "is_member": permissions.is_member(club, request.user),
+        "cross": selectors.cross_table(tournament, rows),
+        "entries": list(tournament.entries.select_related("player1", "player2")),
+        "pending_for_me": (list(tournament.entries.filter(
+            player2=request.user, status=Entry.Status.PENDING))
+            if request.user.is_authenticated else []),
+        "late_join_open": events.late_join_open(tournament),
+    }
+    if directing:
+        context["audit"] = list(AuditEntry.objects.filter(tournament=tournament)
+                                .select_related("actor")[:200])
+        context["result_form"] = forms.ResultForm()
+    return context
+
+
+@require_GET
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament page: pairings, running tables, results, standings, cross-table;
+    live over ``ws/tournament/<id>/`` (static/js/tournaments/live.js)."""
+    tournament = _tournament(tournament_id)
+    return render(request, "tournaments/tournament.html",
+                  tournament_context(request, tournament))
+
+
+@require_GET
+def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The live part of the page, fetched again when the socket says it changed."""
+    tournament = _tournament(tournament_id)
+    return render(request, "tournaments/_live.html", tournament_context(request, tournament))
+
+
+def _tournament_action(run: Callable[[HttpRequest, Tournament], str | None]
+                       ) -> Callable[..., HttpResponse]:
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(tournament_id)
+        try:
+            done = run(request, tournament)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        except ValueError:
+            messages.error(request, "That request was not valid.")
+        else:
+            if isinstance(done, HttpResponse):
+                return done
+            if done:
+                messages.success(request, done)
+        return redirect("tournaments:tournament", tournament_id=tournament.pk)
+
+    return view
+
+
+def _register(request: HttpRequest, t: Tournament) -> str:
+    form = forms.RegisterForm(request.POST)
+    if not form.is_valid():
+        raise ValueError("bad form")
+    entry = events.register(t.pk, request.user, form.cleaned_data["partner"],
+                            email_opt_in=form.cleaned_data["email_opt_in"])
+    if entry.status == Entry.Status.PENDING:
+        return "Registered: your partner must confirm on this page."
+    return "You are registered."
+
+
+def _confirm(request: HttpRequest, t: Tournament) -> str:
+    events.confirm_partner(t.pk, request.user, _int(request.POST.get("entry_id")),
+                           accept=request.POST.get("decision") != "decline")
+    return "Done."
+
+
+def _withdraw(request: HttpRequest, t: Tournament) -> str:
+    events.withdraw(t.pk, request.user)
+    return "You withdrew; your results stand."
+
+
+def _checkin(request: HttpRequest, t: Tournament) -> HttpResponse:
+    from games.tournaments.services import rounds
+
+    table_id = rounds.check_in(_int(request.POST.get("match_id")), request.user)
+    return redirect("games:table", table_id=table_id)
+
+
+tournament_register = _tournament_action(_register)
+tournament_confirm = _tournament_action(_confirm)
+tournament_withdraw = _tournament_action(_withdraw)
+tournament_checkin = _tournament_action(_checkin)  # type: ignore[arg-type]
+
+
+def _director(request: HttpRequest, t: Tournament) -> str:
+    action = str(request.POST.get("action", ""))
+    return director.perform(t.pk, request.user, action, request.POST)
+
+
+tournament_director = _tournament_action(_director)
+
+
+def _csv_response(name: str) -> tuple[HttpResponse, Any]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response, csv.writer(response)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    response, out = _csv_response(f"tournament-{tournament.pk}-standings.csv")
+    out.writerow(["rank", "place", "entry", "bot", "status", "points", "buchholz",
+                  "head_to_head", "loss_point_diff", "sonneborn_berger", "wins"])
+    entries = {e.pk: e for e in tournament.entries.all()}
+    for row in selectors.standings_of(tournament):
+        out.writerow([row.rank, row.place or "", _safe(row.entry.name), int(row.entry.is_bot),
+                      entries[row.entry.id].status, row.points, f"{float(row.buchholz):.2f}",
+                      row.head_to_head, row.loss_point_diff,
+                      f"{float(row.sonneborn_berger):.2f}", row.wins])
+    return response
+
+
+@require_GET
+def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    response, out = _csv_response(f"tournament-{tournament.pk}-results.csv")
+    out.writerow(["round", "match", "side_a", "side_b", "outcome", "loss_a", "loss_b",
+                  "forfeit", "termination", "corrected"])
+    for r in tournament.round_set.order_by("number"):
+        for m in selectors.matches_of_round(r):
+            sides = {"A": [], "B": []}
+            for s in m.sides.all():
+                sides[s.side].append(_safe(s.entry.name))
+            out.writerow([r.number, m.number, " + ".join(sides["A"]), " + ".join(sides["B"]),
+                          m.outcome, m.loss_a, m.loss_b, int(m.forfeit), m.termination,
+                          int(m.corrected)])
+    return response
+
+
+def _safe(text: str) -> str:
+    """No spreadsheet formulas from user-chosen names (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@require_GET
+def banner(request: HttpRequest) -> HttpResponse:
+    """The round-start banner alone (static/js/tournaments/banner.js fetches it live)."""
+    return render(request, "tournaments/_banner.html")
+
+
+def starts_soon(t: Tournament) -> bool:
+    return bool(t.starts_at and t.starts_at - timezone.now() < timedelta(hours=1))
