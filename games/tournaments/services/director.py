@@ -253,6 +253,7 @@ def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     entry.save(update_fields=["status"])
     audit.record(t.club, user, "entry.disqualify", tournament=t, reason=reason,
                  entry=entry.name)
+    events.repair_without(t, entry, user)
     return f"{entry.name} is disqualified: no longer paired, no place."
 
 

@@ -241,7 +241,21 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
         entry.save(update_fields=["status"])
     audit.record(t.club, actor, "entry.withdraw", tournament=t, reason=reason,
                  entry=entry.name)
+    repair_without(t, entry, actor)
     publish.on_commit_changed(t.pk)
+
+
+def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) -> None:
+    """An entry left while the next round is paired but not started: pair it again
+    without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
+    from games.tournaments.services import rounds
+
+    if t.format not in ("swiss", "rotation"):
+        return
+    waiting = t.round_set.filter(status=Round.Status.PAIRED,
+                                 matches__sides__entry=entry).first()
+    if waiting is not None:
+        rounds.pair_round_locked(t, waiting.number, actor)
 
 
 def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> Entry:
