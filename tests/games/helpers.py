@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from games import engine
@@ -52,9 +53,8 @@ def first_legal(state: engine.GameState, seat: int, kind: str | None = None) -> 
     raise AssertionError(f"seat {seat} has no legal {kind or ''} action")
 
 
-def card_codes_in(obj: Any) -> set[str]:
-    """Every string in a JSON-like value that is a card code."""
-    found: set[str] = set()
+def strings_in(obj: Any) -> Iterator[str]:
+    """Every string in a JSON-like value, dictionary keys included."""
     stack = [obj]
     while stack:
         item = stack.pop()
@@ -63,9 +63,13 @@ def card_codes_in(obj: Any) -> set[str]:
             stack.extend(item.values())
         elif isinstance(item, list | tuple):
             stack.extend(item)
-        elif isinstance(item, str) and CARD_CODE.match(item):
-            found.add(item)
-    return found
+        elif isinstance(item, str):
+            yield item
+
+
+def card_codes_in(obj: Any) -> set[str]:
+    """Every string in a JSON-like value that is a card code."""
+    return {s for s in strings_in(obj) if CARD_CODE.match(s)}
 
 
 def seat_positions(table) -> list[Seat]:

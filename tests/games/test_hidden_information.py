@@ -22,7 +22,7 @@ from channels.db import database_sync_to_async
 from games import engine
 from games.services import play, tables
 from games.services import series as series_service
-from tests.games.helpers import current_game, state_of
+from tests.games.helpers import current_game, state_of, strings_in
 from tests.games.ws import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,21 +66,13 @@ def cards_named_in(obj) -> set[str]:
     """Every card a JSON-like value shows: codes as whole strings, symbols and names
     inside any string (keys included)."""
     found: set[str] = set()
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-        elif isinstance(item, str):
-            if CODE.match(item):
-                found.add(item)
-            for rank, suit in SYMBOL.findall(item):
-                found.add(RANK_OF.get(rank, rank) + SUIT_OF[suit])
-            for rank, suit in NAME.findall(item):
-                found.add(RANK_OF.get(rank.lower(), rank) + SUIT_OF[suit.lower()])
+    for item in strings_in(obj):
+        if CODE.match(item):
+            found.add(item)
+        for rank, suit in SYMBOL.findall(item):
+            found.add(RANK_OF.get(rank, rank) + SUIT_OF[suit])
+        for rank, suit in NAME.findall(item):
+            found.add(RANK_OF.get(rank.lower(), rank) + SUIT_OF[suit.lower()])
     return found
 
 
