@@ -43,9 +43,13 @@ def round_time_task(round_id: int) -> None:
 @id_task("tournaments.start_round")
 def start_round_task(tournament_id: int, number: int) -> None:
     """The break after a round is over: start round ``number`` (unless paused)."""
+    from games.services.errors import ServiceError
     from games.tournaments.services import rounds
 
-    rounds.start_next_round(tournament_id, number)
+    try:
+        rounds.start_next_round(tournament_id, number)
+    except ServiceError as exc:  # gone (a deleted event) or refused: nothing to do
+        logger.warning("start_round_task(%s, %s): %s", tournament_id, number, exc.message)
 
 
 @shared_task(name="tournaments.tick", acks_late=False, ignore_result=True, expires=10)
