@@ -20,6 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games import presence as store
 from games import selectors
 from games.models import Table
+from games.policy import policy, user_group
 from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import ServiceError, StaleVersionError
 
@@ -63,6 +64,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.accept()
+        # Every socket of a signed-in user joins their own group, so a sanction reaches
+        # open connections at once (a suspension closes them; games/policy.py).
+        self.hidden_senders: set[str] | None = set()
+        if self.user is not None and self.user.is_authenticated:
+            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+            self.hidden_senders = await database_sync_to_async(self._load_hidden_senders)()
         self.counted = True
         await database_sync_to_async(presence.connected)(
             self.table_id, self.channel_name, self.user)
@@ -74,6 +81,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        user = getattr(self, "user", None)
+        if user is not None and user.is_authenticated:
+            await self.channel_layer.group_discard(user_group(user.pk), self.channel_name)
         if getattr(self, "counted", False):
             self.counted = False
             await database_sync_to_async(presence.disconnected)(
@@ -232,7 +242,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_snapshot()
 
     async def table_chat(self, event: dict[str, Any]) -> None:
+        hidden = getattr(self, "hidden_senders", set())
+        if hidden is None or event["message"].get("user") in hidden:
+            return  # this user blocked the sender, or muted the table's chat
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    # --- the user's own group (type "user.closed" -> user_closed) ------------------------
+    def _load_hidden_senders(self) -> set[str] | None:
+        from django.contrib.auth import get_user_model
+
+        ids = policy().hidden_chat_senders(self.user, self.table_id)
+        if ids is None:
+            return None
+        return set(get_user_model().objects.filter(pk__in=ids)
+                   .values_list("username", flat=True))
+
+    async def user_closed(self, event: dict[str, Any]) -> None:
+        """A moderator suspended this account: the socket closes at once."""
+        await self.send_json({"type": "error", "code": "suspended",
+                              "message": str(event.get("text") or "Your account is suspended.")})
+        await self.close(code=CLOSE_FORBIDDEN)
+
+    async def user_chat_filter(self, event: dict[str, Any]) -> None:
+        """The user blocked someone or muted a table's chat: reload whom to leave out."""
+        self.hidden_senders = await database_sync_to_async(self._load_hidden_senders)()
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat_hidden", "ids": event["ids"]})

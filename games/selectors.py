@@ -265,8 +265,7 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
     if series is not None:
         for g in series.games.filter(status=Game.Status.FINISHED).select_related("result"):
             games.append({"id": g.pk, "number": g.number, **_result_dict(g.result)})
-    chat = list(ChatMessage.objects.filter(table=table, hidden=False)
-                .select_related("user__profile").order_by("-created_at")[:CHAT_BACKLOG])
+    chat = _visible_chat(table, user)
     view = game_view(game, position) if game is not None else None
     return {
         "type": "snapshot",
@@ -296,6 +295,19 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
         },
         "chat": [chat_dict(m) for m in reversed(chat)],
     }
+
+
+def _visible_chat(table: Table, user: AbstractBaseUser | None) -> list[ChatMessage]:
+    """The latest chat lines ``user`` sees: not hidden by a moderator, and not from
+    someone they blocked (none when they muted this table's chat; games/policy.py)."""
+    from games.policy import policy
+
+    hidden = policy().hidden_chat_senders(user, table.pk)
+    if hidden is None:
+        return []
+    return list(ChatMessage.objects.filter(table=table, hidden=False)
+                .exclude(user_id__in=hidden)
+                .select_related("user__profile").order_by("-created_at")[:CHAT_BACKLOG])
 
 
 def _live_name(people: dict[int, Seat], seat: SeriesSeat) -> str:

@@ -14,13 +14,15 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from accounts.moderation.asgi import SuspensionGate  # noqa: E402
 from kozel_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # A suspended account's handshakes are refused (issue 14).
+            AuthMiddlewareStack(SuspensionGate(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -23,4 +23,6 @@ urlpatterns = [
     path("", include("games.tournaments.urls")),  # /club/<slug>/, /tournament/<id>/
     # /@/<username>, /account/settings/, /account/delete/ (namespace "accounts").
     path("", include("accounts.urls")),
+    # /report/, /account/reports/, /account/blocks/, /moderation/... (issue 14).
+    path("", include("accounts.moderation.urls")),
 ]

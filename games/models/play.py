@@ -298,6 +298,9 @@ class Conduct(models.Model):
         DISCONNECT = "disconnect", "Disconnected on own turn"
         RETURNED = "returned", "Returned"
         LEFT = "left", "Left to play elsewhere"
+        # A moderator suspended the account: not an abandonment the player chose, so the
+        # escalation for repeated abandonment does not count it (accounts/moderation).
+        SUSPENDED = "suspended", "Account suspended by a moderator"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="conduct")

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Seat, Table
+from games.policy import policy
 from games.queue import matching
 from games.queue.conf import queue_settings
 from games.queue.models import PairInvite, QueueEntry
@@ -97,6 +98,7 @@ def _put_in_queue(user_id: int, mode: str, partner_id: int | None, turn_seconds:
 def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> QueueEntry:
     """Join the solo queue (a no-op if already waiting)."""
     user = _require_verified(user)
+    policy().check_ranked(user)  # a ranked ban (games/policy.py)
     clock = _clock(turn_seconds)
     with transaction.atomic():
         entry = QueueEntry.objects.select_for_update().filter(user=user).first()
@@ -136,6 +138,8 @@ def invite_partner(user: AbstractBaseUser | None, username: Any,
         raise NotFoundError(f"There is no player called {name}.")
     if friend.pk == user.pk:
         raise InvalidRequestError("Invite someone else: you cannot partner yourself.")
+    policy().check_ranked(user)
+    policy().check_partner(user, friend)  # a block either way
     try:
         _require_verified(friend)
     except PermissionDeniedError:
@@ -158,6 +162,9 @@ def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
             raise NotFoundError("That invitation is no longer open.")
         inviter = invite.from_user
         _require_verified(inviter)
+        policy().check_ranked(user)
+        policy().check_ranked(inviter)
+        policy().check_partner(user, inviter)
         _require_free(user)
         _require_free(inviter)
         for person in (user, inviter):

@@ -16,7 +16,7 @@ processes the series exactly once:
 from __future__ import annotations
 
 import logging
-import math
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -239,14 +239,17 @@ def _count_contacts(user_id: int) -> tuple[int, int]:
 
 
 def rollback_series(series_id: int) -> bool:
-    """Undo what processing a series did (a voided series; called by moderation).
+    """Undo what processing a series did (a voided series; moderation voids through the
+    finisher, whose hook enqueues this), exactly: afterwards every rating is what it
+    would be had the series never been played.
 
-    For each player whose latest rating change came from this series, the stored row is
-    restored exactly (mu, sigma, last played); for a player rated in later series since,
-    this series' change is taken out (mu minus its delta, its variance change undone) and
-    the later ones stay. Counters, contacts, records and monthly boards are undone too.
-    The marker stays (rolled back), so the series is never rated again. Returns False
-    when there is nothing to undo.
+    Each of its players gets back the stored row from before it, and every later rated
+    series that shares a player whose rating moved (directly or through an earlier
+    replayed series) is rated again, in the order the series were first rated, from the
+    corrected ratings; their RatingChange rows are rewritten with the new values.
+    Counters, contacts, records and monthly boards are undone too. The marker stays
+    (rolled back), so the series is never rated again. Returns False when there is
+    nothing to undo.
     """
     now = timezone.now()
     with transaction.atomic():
@@ -256,13 +259,8 @@ def rollback_series(series_id: int) -> bool:
         changes = list(RatingChange.objects.filter(series_id=series_id,
                                                    rolled_back_at__isnull=True)
                        .order_by("position"))
-        ratings = lock_ratings([c.user_id for c in changes]) if changes else {}
-        people = {c.position: c.user_id for c in changes}
-        for change in changes:
-            if change.kind != RatingChange.Kind.EXCUSED:
-                _undo_change_locked(ratings[change.user_id], change, people)
-            change.rolled_back_at = now
-            change.save(update_fields=["rolled_back_at"])
+        if changes:
+            _roll_back_ratings_locked(series_id, changes, now)
         records = list(SeriesRecord.objects.filter(series_id=series_id, voided=False))
         for record in records:
             if record.ranked:
@@ -273,25 +271,113 @@ def rollback_series(series_id: int) -> bool:
     return True
 
 
-def _undo_change_locked(rating: Rating, change: RatingChange, people: dict[int, int]) -> None:
-    later = (RatingChange.objects.filter(user_id=rating.user_id, rolled_back_at__isnull=True)
-             .exclude(kind=RatingChange.Kind.EXCUSED).exclude(pk=change.pk)
-             .filter(created_at__gte=change.created_at))
-    if (not later.exists() and rating.mu == change.mu_after
-            and rating.sigma == change.sigma_after):
-        rating.mu, rating.sigma = change.mu_before, change.sigma_before
-        rating.last_played_at = change.last_played_at_before
-        rating.last_played_day = change.last_played_day_before
-    else:
-        rating.mu -= change.mu_after - change.mu_before
-        variance = (rating.sigma ** 2 + change.sigma_before ** 2 - change.sigma_after ** 2)
-        rating.sigma = min(rating_settings.SIGMA, math.sqrt(max(variance, 1e-6)))
-        latest = (RatingChange.objects.filter(user_id=rating.user_id,
-                                              rolled_back_at__isnull=True)
-                  .exclude(kind=RatingChange.Kind.EXCUSED).exclude(pk=change.pk)
-                  .order_by("-created_at").values_list("created_at", flat=True).first())
-        rating.last_played_at = latest
-        rating.last_played_day = epoch_days(latest) if latest else None
+@dataclass
+class _State:
+    """A rating as stored: what a replay carries from one series to the next."""
+
+    mu: float
+    sigma: float
+    last_played_at: datetime | None
+    last_played_day: float | None
+
+
+def _state_before(change: RatingChange) -> _State:
+    return _State(change.mu_before, change.sigma_before, change.last_played_at_before,
+                  change.last_played_day_before)
+
+
+def _replay_plan(series_id: int, first_pk: int,
+                 moved: set[int]) -> tuple[list[list[RatingChange]], set[int]]:
+    """The later rated series to rate again (each as its four changes by position) and
+    every player whose rating changes. Series are taken in the order they were first
+    rated (their changes' ids); one is replayed when any of its four players' ratings
+    moved, and then its rated players' ratings move too."""
+    later = (RatingChange.objects.filter(pk__gt=first_pk, rolled_back_at__isnull=True)
+             .exclude(series_id=series_id).order_by("pk"))
+    groups: dict[int, list[RatingChange]] = {}
+    for change in later.iterator():
+        groups.setdefault(change.series_id, []).append(change)
+    affected = set(moved)
+    plan = []
+    for rows in groups.values():  # insertion order: first rated first
+        if any(r.user_id in affected for r in rows):
+            plan.append(sorted(rows, key=lambda r: r.position))
+            affected |= {r.user_id for r in rows if r.kind != RatingChange.Kind.EXCUSED}
+    return plan, affected
+
+
+def _roll_back_ratings_locked(series_id: int, changes: list[RatingChange],
+                              now: datetime) -> None:
+    conf = rating_settings
+    moved = {c.user_id for c in changes if c.kind != RatingChange.Kind.EXCUSED}
+    first_pk = min(c.pk for c in changes)
+    # Plan, lock everyone it touches (user-id order), and plan again under the locks: a
+    # series rated meanwhile may widen the plan; repeat until it is stable.
+    locked: set[int] = set()
+    while True:
+        plan, affected = _replay_plan(series_id, first_pk, moved)
+        needed = affected | {c.user_id for c in changes} | {
+            r.user_id for rows in plan for r in rows}
+        if needed <= locked:
+            break
+        ratings = lock_ratings(sorted(needed))
+        locked = needed
+    state = {c.user_id: _state_before(c) for c in changes
+             if c.kind != RatingChange.Kind.EXCUSED}
+    model = conf.model()
+    for rows in plan:
+        series = Series.objects.get(pk=rows[0].series_id)
+        games = [g for g in Game.objects.filter(series=series, status=Game.Status.FINISHED)
+                 .select_related("result").order_by("number") if hasattr(g, "result")]
+        at = rows[0].created_at
+        before = {r.position: state.get(r.user_id) or _state_before(r) for r in rows}
+        start = {p: maths.SeatRating(st.mu, _idle(st, at)) for p, st in before.items()}
+        outcome = maths.rate_series(model, start, [g.result.winner or "" for g in games],
+                                    series.goat, _leaver_positions(series))
+        day = epoch_days(at)
+        for row in rows:
+            st = before[row.position]
+            row.mu_before, row.sigma_before = st.mu, st.sigma
+            row.last_played_at_before, row.last_played_day_before = \
+                st.last_played_at, st.last_played_day
+            row.display_before = conf.display(st.mu, start[row.position].sigma)
+            result = outcome[row.position]
+            if row.kind == RatingChange.Kind.EXCUSED:
+                row.mu_after, row.sigma_after = st.mu, st.sigma
+                row.display_after = row.display_before
+                continue
+            row.mu_after, row.sigma_after = result.mu, result.sigma
+            row.display_after = conf.display(result.mu, result.sigma)
+            new = _State(result.mu, result.sigma, st.last_played_at, st.last_played_day)
+            if st.last_played_day is None or day >= st.last_played_day:
+                new.last_played_at, new.last_played_day = at, day
+            state[row.user_id] = new
+        RatingChange.objects.bulk_update(rows, [
+            "mu_before", "sigma_before", "last_played_at_before", "last_played_day_before",
+            "display_before", "mu_after", "sigma_after", "display_after"])
+    people = {c.position: c.user_id for c in changes}
+    for user_id, st in state.items():
+        rating = ratings[user_id]
+        rating.mu, rating.sigma = st.mu, st.sigma
+        rating.last_played_at, rating.last_played_day = st.last_played_at, st.last_played_day
+    for change in changes:
+        if change.kind != RatingChange.Kind.EXCUSED:
+            _undo_counters(ratings[change.user_id], change, people)
+        change.rolled_back_at = now
+        change.save(update_fields=["rolled_back_at"])
+    for user_id in state:
+        ratings[user_id].save()
+
+
+def _idle(state: _State, at: datetime) -> float:
+    if state.last_played_day is None:
+        return state.sigma
+    return rating_settings.inflated_sigma(state.sigma, epoch_days(at) - state.last_played_day)
+
+
+def _undo_counters(rating: Rating, change: RatingChange, people: dict[int, int]) -> None:
+    """Take the voided series out of the counters and contacts (the values are restored
+    by the replay). Caller holds the rating's lock and saves it."""
     rating.series_rated = max(0, rating.series_rated - 1)
     rating.series_won = max(0, rating.series_won - int(change.won))
     position = change.position
@@ -299,7 +385,6 @@ def _undo_change_locked(rating: Rating, change: RatingChange, people: dict[int, 
     opponents = [people[q] for q in opponents_of(position) if q in people]
     _bump_contacts(rating.user_id, [partner] if partner else [], opponents, -1)
     rating.partners, rating.opponents = _count_contacts(rating.user_id)
-    rating.save()
 
 
 def unprocessed_series_ids(limit: int = 50) -> list[int]:

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from games.conf import game_settings
 from games.models import ChatMessage, Table
+from games.policy import policy
 from games.services import publish
 from games.services.errors import InvalidRequestError, PermissionDeniedError, ServiceError
 
@@ -60,7 +61,11 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
             raise InvalidRequestError("No such table.")
         if table.kind == Table.Kind.RANKED:
             clean = ranked_preset(clean)
+        # Moderation's hooks (games/policy.py): a chat mute or the chat filter refuses
+        # here; a line the filter flags is stored and filed for review.
+        clean = policy().check_chat(user, table, clean)
         message = ChatMessage.objects.create(table=table, user=user, text=clean)
+        policy().after_chat(message)
         payload = chat_dict(message)
         transaction.on_commit(lambda: publish.chat(table_id, payload))
     return payload

@@ -149,6 +149,31 @@ def _take_over_locked(locked: Locked, position: int, reason: str) -> None:
         schedule.on_commit_bot_turn(game.pk, game.version, force=True)
 
 
+def hand_seats_to_bots(user_id: int, reason: str = Conduct.Reason.SUSPENDED) -> list[int]:
+    """Every seat ``user_id`` plays themselves in a live series goes to a substitute bot
+    under the normal rules (a casual seat waits for them, a ranked one is left for good),
+    e.g. when a moderator suspends the account. Returns the tables concerned.
+
+    One transaction per table, each locked in the order of services/locks.py.
+    """
+    table_ids = list(SeriesSeat.objects.filter(user_id=user_id,
+                                               series__status=Series.Status.PLAYING)
+                     .values_list("series__table_id", flat=True).distinct())
+    done = []
+    for table_id in table_ids:
+        with transaction.atomic():
+            try:
+                table, series, game = locks.lock_playing(table_id)
+            except ServiceError:
+                continue  # the series ended meanwhile
+            position = next((s.position for s in roster(series) if s.user_id == user_id), None)
+            if position is None or game is None:
+                continue
+            _take_over_locked(Locked(table, series, game), position, reason)
+            done.append(table_id)
+    return done
+
+
 def abandon_if_disconnected(game_id: int, expected_version: int,
                             now: datetime | None = None) -> bool:
     """60 s away on one's own turn: a bot takes the seat (no-op otherwise).

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import BotLevel, Seat, Table
+from games.policy import policy
 from games.services import publish
 from games.services.errors import (
     InvalidRequestError,
@@ -130,6 +131,7 @@ def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
         _require_open(table)
         if table.kind == Table.Kind.RANKED and not _has_verified_email(user):
             raise PermissionDeniedError("Verify your email address to play ranked.")
+        policy().check_seat(user, table)  # a suspension, a private table's owner's block
         seats = _seats(table)
         target = seats[position]
         if target.user_id == user.pk:

@@ -188,17 +188,22 @@ def test_rollback_of_a_first_series_leaves_the_prior(four):
         assert fields(rating) == (25.0, 25 / 3, 0, 0, 0, 0, None, None)
 
 
-def test_rollback_under_later_series_takes_out_only_its_change(four):
+def test_rollback_under_later_series_rates_them_again_exactly(four):
     voided = finished_series(four, ["A"] * 3, finished_at=timezone.now() - timedelta(days=2))
     services.rate_series(voided.pk)
-    delta = RatingChange.objects.get(series=voided, user=four[0])
     later = finished_series(four, ["B"] * 3)
     services.rate_series(later.pk)
-    mu_now = Rating.objects.get(user=four[0]).mu
     services.rollback_series(voided.pk)
-    rating = Rating.objects.get(user=four[0])
-    assert rating.mu == pytest.approx(mu_now - (delta.mu_after - delta.mu_before))
-    assert rating.series_rated == 1 and rating.last_played_at == later.finished_at
+    # The same later series played by four newcomers: what the ratings must be now.
+    fresh = make_users("fresh", 4)
+    alone = finished_series(fresh, ["B"] * 3, finished_at=later.finished_at)
+    services.rate_series(alone.pk)
+    for mine, theirs in zip(four, fresh, strict=True):
+        rating, expected = Rating.objects.get(user=mine), Rating.objects.get(user=theirs)
+        assert (rating.mu, rating.sigma) == pytest.approx((expected.mu, expected.sigma))
+        assert rating.series_rated == 1 and rating.last_played_at == later.finished_at
+    change = RatingChange.objects.get(series=later, user=four[0])
+    assert change.mu_before == 25.0, "the later change now starts from the prior"
 
 
 def test_sweep_processes_series_whose_task_was_lost(four):

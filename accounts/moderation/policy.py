@@ -1,0 +1,80 @@
+"""Moderation's answers to the hooks games declares (games/policy.py), configured by
+``KOZEL_POLICY = "accounts.moderation.policy.ModerationPolicy"``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.moderation import chatfilter, selectors
+from games.policy import TablePolicy
+from games.services.errors import InvalidRequestError, PermissionDeniedError
+
+
+def until_text(sanction: Any) -> str:
+    if sanction.ends_at is None:
+        return "for good"
+    return f"until {sanction.ends_at:%Y-%m-%d %H:%M} UTC"
+
+
+class ChatMutedError(PermissionDeniedError):
+    """The sender is muted in chat."""
+
+    code = "muted"
+
+
+class ChatFilteredError(InvalidRequestError):
+    """The chat filter refused the line."""
+
+    code = "filtered"
+
+
+class ModerationPolicy(TablePolicy):
+    """Sanctions, blocks and the chat filter, read from the database on every call so
+    that a sanction applies from the very next frame on every open connection."""
+
+    def check_chat(self, user: Any, table: Any, text: str) -> str:
+        mute = selectors.chat_mute_of(user)
+        if mute is not None:
+            what = "suspended" if mute.kind == mute.Kind.SUSPEND else "muted in chat"
+            raise ChatMutedError(f"You are {what} {until_text(mute)}: {mute.reason}")
+        verdict = chatfilter.check(text)
+        if verdict.blocked:
+            if verdict.is_link:
+                raise ChatFilteredError("Links are not allowed in table chat.")
+            raise ChatFilteredError("That message was not sent: table chat does not allow "
+                                    "that language.")
+        return text
+
+    def after_chat(self, message: Any) -> None:
+        verdict = chatfilter.check(message.text)
+        if verdict.flagged:
+            from accounts.moderation.services.reports import file_filter_report
+
+            file_filter_report(message, verdict.matched)
+
+    def hidden_chat_senders(self, user: Any, table_id: int) -> set[int] | None:
+        if user is None or not getattr(user, "is_authenticated", False):
+            return set()
+        if selectors.table_muted(user, table_id):
+            return None
+        return selectors.blocked_ids(user)
+
+    def check_seat(self, user: Any, table: Any) -> None:
+        suspension = selectors.suspension_of(user)
+        if suspension is not None:
+            raise PermissionDeniedError(f"Your account is suspended {until_text(suspension)}.")
+        if table.is_private and table.owner_id != user.pk and \
+                selectors.blocks_between(table.owner_id, user.pk):
+            raise PermissionDeniedError("You cannot join this private table.")
+        if table.kind == table.Kind.RANKED:
+            self.check_ranked(user)
+
+    def check_partner(self, user: Any, other: Any) -> None:
+        if selectors.blocks_between(user.pk, other.pk):
+            raise PermissionDeniedError("You cannot play as partners with this player.")
+
+    def check_ranked(self, user: Any) -> None:
+        bar = selectors.ranked_bar_of(user)
+        if bar is not None:
+            raise PermissionDeniedError(
+                f"You cannot play ranked {until_text(bar)}: {bar.reason}")

@@ -1,0 +1,191 @@
+"""Reads of moderation: sanctions in force, the report queue and its context, a player's
+moderation history, a reporter's own reports. No writes here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Max, Q, QuerySet
+from django.utils import timezone
+
+from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
+from games.models import ChatMessage, Conduct, Game, Series
+
+MODERATOR_GROUP = "Moderators"
+# Sanctions that keep someone out of ranked play (a mark for cheating or boosting too).
+RANKED_BARS = (Sanction.Kind.RANKED_BAN, Sanction.Kind.CHEATING, Sanction.Kind.BOOSTING,
+               Sanction.Kind.SUSPEND)
+
+
+def in_force(user_id: int | None, kinds: tuple[str, ...] | None = None,
+             at: datetime | None = None) -> QuerySet[Sanction]:
+    """The user's sanctions in force at ``at`` (now), longest-lasting first."""
+    at = at or timezone.now()
+    rows = Sanction.objects.filter(user_id=user_id, lifted_at__isnull=True, starts_at__lte=at)
+    rows = rows.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=at))
+    if kinds is not None:
+        rows = rows.filter(kind__in=kinds)
+    # "For good" (no end) first, then the latest end.
+    return rows.order_by(F("ends_at").desc(nulls_first=True), "-id")
+
+
+def suspension_of(user: Any) -> Sanction | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return in_force(user.pk, (Sanction.Kind.SUSPEND,)).first()
+
+
+def chat_mute_of(user: Any) -> Sanction | None:
+    return in_force(user.pk, (Sanction.Kind.CHAT_MUTE, Sanction.Kind.SUSPEND)).first()
+
+
+def ranked_bar_of(user: Any) -> Sanction | None:
+    return in_force(user.pk, RANKED_BARS).first()
+
+
+def notices_for(user: Any) -> list[Sanction]:
+    """What a signed-in player is told on every page: each sanction in force."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(in_force(user.pk))
+
+
+def is_moderator(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and (
+        user.is_superuser or user.groups.filter(name=MODERATOR_GROUP).exists()))
+
+
+def blocked_ids(user: Any) -> set[int]:
+    """People ``user`` blocked."""
+    return set(Block.objects.filter(blocker_id=user.pk).values_list("blocked_id", flat=True))
+
+
+def blocks_between(a_id: int, b_id: int) -> bool:
+    return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id)
+                                | Q(blocker_id=b_id, blocked_id=a_id)).exists()
+
+
+def table_muted(user: Any, table_id: int) -> bool:
+    return TableChatMute.objects.filter(user_id=user.pk, table_id=table_id).exists()
+
+
+# --- context ---------------------------------------------------------------------------
+
+def chat_line(message: ChatMessage) -> dict[str, Any]:
+    profile = getattr(message.user, "profile", None)
+    return {"id": message.pk, "user": message.user.username,
+            "name": getattr(profile, "public_name", None) or message.user.username,
+            "text": message.text, "hidden": message.hidden,
+            "at": message.created_at.isoformat()}
+
+
+def chat_around(table_id: int, message_id: int | None, lines: int) -> list[dict[str, Any]]:
+    """The chat around a line (``lines`` each side), or the table's latest lines."""
+    rows = ChatMessage.objects.filter(table_id=table_id).select_related("user__profile")
+    if message_id is None:
+        picked = list(rows.order_by("-created_at", "-id")[:2 * lines])[::-1]
+    else:
+        anchor = rows.filter(pk=message_id).first()
+        if anchor is None:
+            return []
+        earlier = list(rows.filter(Q(created_at__lt=anchor.created_at)
+                                   | Q(created_at=anchor.created_at, pk__lt=anchor.pk))
+                       .order_by("-created_at", "-id")[:lines])[::-1]
+        later = list(rows.filter(Q(created_at__gt=anchor.created_at)
+                                 | Q(created_at=anchor.created_at, pk__gt=anchor.pk))
+                     .order_by("created_at", "id")[:lines])
+        picked = [*earlier, anchor, *later]
+    return [chat_line(m) for m in picked]
+
+
+@dataclass(frozen=True)
+class ConductRecord:
+    timeouts: int
+    abandons: int
+    recent: list[Conduct]
+
+
+def conduct_record(user_id: int, days: int = 90) -> ConductRecord:
+    since = timezone.now() - timedelta(days=days)
+    rows = Conduct.objects.filter(user_id=user_id, created_at__gte=since)
+    counts = dict(rows.values("kind").annotate(n=Count("id")).values_list("kind", "n"))
+    return ConductRecord(counts.get(Conduct.Kind.TIMEOUT, 0), counts.get(Conduct.Kind.ABANDON, 0),
+                         list(rows.select_related("series").order_by("-created_at")[:20]))
+
+
+def replay_game_ids(series_id: int | None) -> list[int]:
+    if series_id is None:
+        return []
+    return list(Game.objects.filter(series_id=series_id, status=Game.Status.FINISHED)
+                .order_by("number").values_list("pk", flat=True))
+
+
+# --- the queue ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class QueueRow:
+    report: Report
+    open_on_player: int
+
+
+def report_queue(limit: int = 100) -> list[QueueRow]:
+    """Open reports, most-reported players first, then newest (a fixed number of queries)."""
+    per_player = dict(Report.objects.filter(status=Report.Status.OPEN)
+                      .values("reported_id").annotate(n=Count("id"))
+                      .values_list("reported_id", "n"))
+    latest = dict(Report.objects.filter(status=Report.Status.OPEN)
+                  .values("reported_id").annotate(t=Max("created_at"))
+                  .values_list("reported_id", "t"))
+    rows = list(Report.objects.filter(status=Report.Status.OPEN)
+                .select_related("reporter__profile", "reported__profile")[:1000])
+    rows.sort(key=lambda r: (-per_player.get(r.reported_id, 0),
+                             -latest[r.reported_id].timestamp(), -r.created_at.timestamp(),
+                             -r.pk))
+    return [QueueRow(r, per_player.get(r.reported_id, 0)) for r in rows[:limit]]
+
+
+@dataclass(frozen=True)
+class History:
+    user: Any
+    sanctions: list[Sanction]
+    reports: list[Report]
+    filed: int
+    log: list[ModerationLog]
+    conduct: ConductRecord
+
+
+def user_history(user: Any) -> History:
+    """Everything a moderator reads about one player."""
+    return History(
+        user=user,
+        sanctions=list(Sanction.objects.filter(user=user).select_related("created_by")),
+        reports=list(Report.objects.filter(reported=user).select_related("reporter__profile")
+                     [:50]),
+        filed=Report.objects.filter(reporter=user).count(),
+        log=list(ModerationLog.objects.filter(subject=user).select_related("actor")[:100]),
+        conduct=conduct_record(user.pk),
+    )
+
+
+def reports_filed_by(user: Any) -> list[Report]:
+    """The reporter's own reports; the page shows their status, never the outcome."""
+    return list(Report.objects.filter(reporter=user).exclude(category=Report.Category.APPEAL)
+                .select_related("reported__profile")[:100])
+
+
+def appeals_by(user: Any) -> list[Report]:
+    return list(Report.objects.filter(reporter=user, category=Report.Category.APPEAL)[:20])
+
+
+def user_by_name(username: Any) -> Any:
+    if not isinstance(username, str) or not username.strip():
+        return None
+    return (get_user_model().objects.select_related("profile")
+            .filter(username__iexact=username.strip().lstrip("@")).first())
+
+
+def series_people(series: Series) -> list[int]:
+    return [s.person_id for s in series.roster.all() if s.person_id]

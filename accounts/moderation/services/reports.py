@@ -1,0 +1,240 @@
+"""Reports: a player reports another (or appeals a sanction); moderators close them.
+
+A report carries its context from the moment it is filed (the chat around the line,
+the table, series and game, the reported player's conduct record), so the evidence a
+moderator reads is what the reporter saw, whatever happens to the lines later.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.moderation import selectors
+from accounts.moderation.conf import moderation_settings
+from accounts.moderation.models import REPORT_TEXT_MAX, ModerationLog, Report, Sanction
+from accounts.moderation.services import log
+from games import selectors as game_selectors
+from games.models import ChatMessage, Game, Series, Table
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+)
+
+# What a reporter may choose (appeals and filter flags are filed by the site).
+PLAYER_CATEGORIES = (Report.Category.ABUSIVE_CHAT, Report.Category.STALLING,
+                     Report.Category.CHEATING, Report.Category.OFFENSIVE_NAME,
+                     Report.Category.OTHER)
+PLAYER_SOURCES = (Report.Source.SEAT, Report.Source.CHAT, Report.Source.PROFILE,
+                  Report.Source.SERIES)
+
+
+class ReportLimitError(ServiceError):
+    """Too many reports in a short time, or the same report twice."""
+
+    code = "rate_limited"
+
+
+def _id(value: Any, what: str) -> int | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidRequestError(f"That {what} does not exist.")
+    return value
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidRequestError("The description is text.")
+    text = value.strip()
+    if len(text) > REPORT_TEXT_MAX:
+        raise InvalidRequestError(f"A description has at most {REPORT_TEXT_MAX} characters.")
+    return text
+
+
+def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:
+    if user is None or not user.is_authenticated or not user.is_active:
+        raise PermissionDeniedError("Sign in to report a player.")
+    return user
+
+
+def _resolve_where(reporter: AbstractBaseUser, reported: AbstractBaseUser,
+                   table_id: int | None, series_id: int | None, game_id: int | None,
+                   message_id: int | None, invited: set[int]) -> dict[str, Any]:
+    """Check the named places fit together and the reporter may see them."""
+    message = table = series = game = None
+    if message_id is not None:
+        message = ChatMessage.objects.select_related("table").filter(pk=message_id).first()
+        if message is None:
+            raise NotFoundError("That chat line does not exist.")
+        if message.user_id != reported.pk:
+            raise InvalidRequestError("That chat line is not theirs.")
+        table = message.table
+    if game_id is not None:
+        game = Game.objects.select_related("series__table").filter(pk=game_id).first()
+        if game is None:
+            raise NotFoundError("That game does not exist.")
+        series = game.series
+    if series_id is not None:
+        found = Series.objects.select_related("table").filter(pk=series_id).first()
+        if found is None or (series is not None and found.pk != series.pk):
+            raise NotFoundError("That series does not exist.")
+        series = found
+    if table_id is not None:
+        found_table = Table.objects.filter(pk=table_id).first()
+        if found_table is None or (table is not None and found_table.pk != table.pk):
+            raise NotFoundError("That table does not exist.")
+        table = found_table
+    if series is not None:
+        if table is not None and series.table_id != table.pk:
+            raise InvalidRequestError("That series was not played at that table.")
+        table = series.table
+    if table is not None:
+        if not game_selectors.may_view_table(table, reporter, invited):
+            raise NotFoundError("That table does not exist.")
+        if series is None:
+            series = game_selectors.current_series(table)
+    if series is not None:
+        people = set(selectors.series_people(series))
+        if reported.pk not in people and message is None:
+            raise InvalidRequestError("That player did not play in this series.")
+        if game is None:
+            game = game_selectors.current_game(series)
+    return {"message": message, "table": table, "series": series, "game": game}
+
+
+def _context(reported: AbstractBaseUser, where: dict[str, Any]) -> dict[str, Any]:
+    lines = moderation_settings.CONTEXT_CHAT_LINES
+    table, series, game, message = where["table"], where["series"], where["game"], \
+        where["message"]
+    record = selectors.conduct_record(reported.pk)
+    return {
+        "chat": selectors.chat_around(table.pk, message.pk if message else None, lines)
+        if table is not None else [],
+        "table": {"id": table.pk, "name": table.name, "kind": table.kind} if table else None,
+        "series": {"id": series.pk, "status": series.status, "ranked": series.ranked}
+        if series else None,
+        "game_id": game.pk if game else None,
+        "replay_game_ids": selectors.replay_game_ids(series.pk if series else None),
+        "conduct": {"timeouts_90d": record.timeouts, "abandons_90d": record.abandons},
+        "name_then": getattr(getattr(reported, "profile", None), "public_name", None)
+        or reported.get_username(),
+    }
+
+
+def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any, text: Any = "",
+                *, source: Any = Report.Source.PROFILE, table_id: Any = None,
+                series_id: Any = None, game_id: Any = None, message_id: Any = None,
+                invited: set[int] | None = None) -> Report:
+    """A player reports ``reported`` (a user or a username). Refused, changing nothing,
+    for bad input, a place the reporter cannot see, themselves, too many reports in an
+    hour, or the same open report twice."""
+    reporter = _require_player(reporter)
+    if not hasattr(reported, "pk"):
+        reported = selectors.user_by_name(reported)
+    if reported is None:
+        raise NotFoundError("There is no such player.")
+    if reported.pk == reporter.pk:
+        raise InvalidRequestError("You cannot report yourself.")
+    if category not in PLAYER_CATEGORIES:
+        raise InvalidRequestError("Choose what the report is about.")
+    if source not in PLAYER_SOURCES:
+        raise InvalidRequestError("Unknown place to report from.")
+    clean = _text(text)
+    if category == Report.Category.OTHER and not clean:
+        raise InvalidRequestError("Say briefly what happened.")
+    ids = (_id(table_id, "table"), _id(series_id, "series"), _id(game_id, "game"),
+           _id(message_id, "chat line"))
+    where = _resolve_where(reporter, reported, *ids, invited or set())
+    with transaction.atomic():
+        # Serialise one reporter's reports: the limits below count committed rows.
+        type(reporter).objects.select_for_update().filter(pk=reporter.pk).first()
+        since = timezone.now() - timedelta(hours=1)
+        if (Report.objects.filter(reporter=reporter, created_at__gte=since).count()
+                >= moderation_settings.REPORTS_PER_HOUR):
+            raise ReportLimitError("You have sent many reports in the last hour; "
+                                   "please wait before sending another.")
+        if Report.objects.filter(reporter=reporter, reported=reported, category=category,
+                                 status=Report.Status.OPEN).exists():
+            raise ReportLimitError("You already reported this player for this; moderators "
+                                   "will look at it.")
+        return Report.objects.create(
+            reporter=reporter, reported=reported, category=category, source=source,
+            text=clean, table=where["table"], series=where["series"], game=where["game"],
+            chat_message=where["message"], context=_context(reported, where))
+
+
+def file_filter_report(message: ChatMessage, matched: tuple[str, ...]) -> Report:
+    """The chat filter flagged ``message``: file it for review (the site is the reporter).
+    Called inside the chat service's transaction (games/policy.py ``after_chat``)."""
+    where = {"message": message, "table": message.table, "series": None, "game": None}
+    where["series"] = game_selectors.current_series(message.table)
+    where["game"] = game_selectors.current_game(where["series"])
+    context = _context(message.user, where)
+    context["filter"] = list(matched)
+    return Report.objects.create(
+        reporter=None, reported=message.user, category=Report.Category.FILTER,
+        source=Report.Source.FILTER, text="", table=message.table, series=where["series"],
+        game=where["game"], chat_message=message, context=context)
+
+
+def appeal(user: AbstractBaseUser | None, sanction_id: Any, text: Any) -> Report:
+    """The sanctioned player appeals: it becomes a report for moderators to read."""
+    user = _require_player(user)
+    pk = _id(sanction_id, "sanction")
+    sanction = Sanction.objects.filter(pk=pk, user=user).first() if pk else None
+    if sanction is None:
+        raise NotFoundError("That sanction does not exist.")
+    clean = _text(text)
+    if len(clean) < 10:
+        raise InvalidRequestError("Tell the moderators in a sentence or two why.")
+    with transaction.atomic():
+        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        if Report.objects.filter(sanction=sanction, status=Report.Status.OPEN).exists():
+            raise ReportLimitError("Your appeal is with the moderators already.")
+        return Report.objects.create(
+            reporter=user, reported=user, category=Report.Category.APPEAL,
+            source=Report.Source.APPEAL, text=clean, sanction=sanction,
+            context={"sanction": {"id": sanction.pk, "kind": sanction.kind,
+                                  "reason": sanction.reason,
+                                  "ends_at": sanction.ends_at.isoformat()
+                                  if sanction.ends_at else None}})
+
+
+def resolve_locked(reports: list[Report], actor: AbstractBaseUser, status: str) -> None:
+    """Mark open reports acted on or closed. Caller is in a transaction."""
+    now = timezone.now()
+    for report in reports:
+        if report.status == Report.Status.OPEN:
+            report.status, report.resolved_at, report.resolved_by = status, now, actor
+            report.save(update_fields=["status", "resolved_at", "resolved_by"])
+
+
+def close_report(actor: AbstractBaseUser | None, report_id: Any, reason: Any = "") -> Report:
+    """A moderator closes a report without a sanction (it showed nothing to act on)."""
+    from accounts.moderation.services.sanctions import require_moderator
+
+    actor = require_moderator(actor, "moderation.change_report")
+    pk = _id(report_id, "report")
+    note = _text(reason)
+    with transaction.atomic():
+        report = Report.objects.select_for_update().filter(pk=pk).first()
+        if report is None:
+            raise NotFoundError("That report does not exist.")
+        if report.status != Report.Status.OPEN:
+            raise InvalidRequestError("That report is already resolved.")
+        before = {"status": report.status}
+        resolve_locked([report], actor, Report.Status.CLOSED)
+        log.record(actor, ModerationLog.Action.REPORT_CLOSED, report.reported, note,
+                   target=f"report:{report.pk}", before=before, after={"status": report.status})
+    return report

@@ -1,0 +1,317 @@
+"""Sanctions: warn, mute in chat, ban from ranked, suspend, force a rename, hide a chat
+line, lift. Each takes effect at once, on open connections too:
+
+- a chat mute: the chat service asks moderation on every line (games/policy.py), so
+  the very next chat frame is refused with the reason;
+- a ranked ban: the player leaves the ranked queue now and cannot join it again;
+- a suspension: every page but the notice and the appeal is closed to them
+  (middleware), their open sockets are closed through their channel-layer group
+  (``user.<id>``, joined by every table socket), their seats in live series go to
+  bots under the normal rules (games.services.clock.hand_seats_to_bots) and they
+  stand up from open tables;
+- a hidden line disappears from every open screen (games.services.chat.set_hidden).
+
+Every action writes one moderation-log entry in the same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.moderation import selectors
+from accounts.moderation.conf import moderation_settings
+from accounts.moderation.models import REASON_MAX, ModerationLog, Report, Sanction
+from accounts.moderation.services import log
+from accounts.moderation.services.reports import resolve_locked
+from games.models import ChatMessage, Seat, Table
+from games.policy import user_group
+from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
+
+ACTION_OF_KIND = {
+    Sanction.Kind.WARN: ModerationLog.Action.WARN,
+    Sanction.Kind.CHAT_MUTE: ModerationLog.Action.CHAT_MUTE,
+    Sanction.Kind.RANKED_BAN: ModerationLog.Action.RANKED_BAN,
+    Sanction.Kind.SUSPEND: ModerationLog.Action.SUSPEND,
+    Sanction.Kind.RENAME: ModerationLog.Action.RENAME,
+    Sanction.Kind.CHEATING: ModerationLog.Action.MARK,
+    Sanction.Kind.BOOSTING: ModerationLog.Action.MARK,
+}
+
+
+# --- who may act, on whom ------------------------------------------------------------------
+
+def require_moderator(actor: AbstractBaseUser | None,
+                      perm: str = "moderation.add_sanction") -> AbstractBaseUser:
+    """The actor is a signed-in, unsuspended moderator holding ``perm``."""
+    if actor is None or not actor.is_authenticated or not actor.is_active:
+        raise PermissionDeniedError("Only moderators can do that.")
+    if not actor.has_perm(perm) or selectors.suspension_of(actor) is not None:
+        raise PermissionDeniedError("Only moderators can do that.")
+    return actor
+
+
+def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
+    if user is None or not getattr(user, "pk", None):
+        raise NotFoundError("There is no such player.")
+    if user.pk == actor.pk:
+        raise PermissionDeniedError("You cannot sanction yourself.")
+    if (user.is_superuser or selectors.is_moderator(user)) and not actor.is_superuser:
+        raise PermissionDeniedError("Only an administrator can sanction a moderator.")
+    return user
+
+
+def _user(value: Any) -> Any:
+    if hasattr(value, "pk"):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        return selectors.user_by_name(value)
+    return get_user_model().objects.filter(pk=value).first()
+
+
+def _reason(value: Any) -> str:
+    if not isinstance(value, str) or len(value.strip()) < 3:
+        raise InvalidRequestError("Give a reason: the player is told it.")
+    reason = " ".join(value.split())
+    if len(reason) > REASON_MAX:
+        raise InvalidRequestError(f"A reason has at most {REASON_MAX} characters.")
+    return reason
+
+
+def _amount(value: Any, limit: int, unit: str, *, allow_forever: bool = False) -> int | None:
+    if allow_forever and value in (None, "", "forever", 0, "0"):
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        raise InvalidRequestError(f"Give a number of {unit} from 1 to {limit}.")
+    return value
+
+
+def _report_ids(values: Any) -> list[int]:
+    if values in (None, ""):
+        return []
+    if isinstance(values, (int, str)):
+        values = [values]
+    out = []
+    for v in values:
+        if isinstance(v, str) and v.isdigit():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise InvalidRequestError("Unknown report.")
+        out.append(v)
+    return out
+
+
+def summary(user_id: int) -> dict[str, Any]:
+    """The player's sanctions in force, for the log's before/after."""
+    return {"in_force": [{"id": s.pk, "kind": s.kind,
+                          "ends_at": s.ends_at.isoformat() if s.ends_at else None}
+                         for s in selectors.in_force(user_id)]}
+
+
+# --- the one writer of sanctions -------------------------------------------------------------
+
+def create_locked(actor: AbstractBaseUser | None, user: AbstractBaseUser, kind: str,
+                  reason: str, ends_at: Any, *, report_ids: list[int] | None = None,
+                  details: dict[str, Any] | None = None,
+                  action: str | None = None) -> Sanction:
+    """Write a sanction, resolve the reports it answers, log it and start its effects.
+    Caller is in a transaction and has validated everything (actor None: automatic)."""
+    # One sanction of a user at a time: the before/after of the log stays exact.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    before = summary(user.pk)
+    now = timezone.now()
+    sanction = Sanction.objects.create(user=user, kind=kind, reason=reason, starts_at=now,
+                                       ends_at=ends_at, created_by=actor, details=details or {})
+    if report_ids:
+        reports = list(Report.objects.select_for_update().filter(pk__in=report_ids))
+        if len(reports) != len(set(report_ids)):
+            raise NotFoundError("That report does not exist.")
+        # Acting on one report answers every open report about the same player.
+        others = list(Report.objects.select_for_update()
+                      .filter(reported=user, status=Report.Status.OPEN)
+                      .exclude(category=Report.Category.APPEAL))
+        sanction.report = reports[0]
+        sanction.save(update_fields=["report"])
+        assert actor is not None
+        resolve_locked([*reports, *others], actor, Report.Status.ACTED)
+    _start_effects_locked(sanction)
+    log.record(actor, action or ACTION_OF_KIND[kind], user, reason,
+               target=f"sanction:{sanction.pk}", before=before,
+               after={**summary(user.pk), "sanction": {
+                   "id": sanction.pk, "kind": kind,
+                   "ends_at": ends_at.isoformat() if ends_at else None, **(details or {})}})
+    return sanction
+
+
+def _start_effects_locked(sanction: Sanction) -> None:
+    user = sanction.user
+    if sanction.kind in selectors.RANKED_BARS:
+        from games.queue.services import leave_queue
+
+        leave_queue(user)
+    if sanction.kind == Sanction.Kind.SUSPEND:
+        from games.services import clock, tables
+
+        clock.hand_seats_to_bots(user.pk)
+        standing = list(Seat.objects.filter(
+            user=user, table__status__in=[Table.Status.OPEN, Table.Status.FINISHED])
+            .values_list("table_id", flat=True))
+        for table_id in standing:
+            tables.leave_seat(table_id, user)
+        text = suspension_text(sanction)
+        transaction.on_commit(lambda: send_to_user(user.pk, {"type": "user.closed",
+                                                             "text": text}))
+
+
+def suspension_text(sanction: Sanction) -> str:
+    until = (f"until {sanction.ends_at:%Y-%m-%d %H:%M} UTC" if sanction.ends_at
+             else "for good")
+    return f"Your account is suspended {until}: {sanction.reason}"
+
+
+def send_to_user(user_id: int, message: dict[str, Any]) -> None:
+    """Tell every open table socket of a user (after commit; a failure only logs: the
+    sanction is stored, and a closed socket cannot reconnect past the middleware)."""
+    import logging
+
+    try:
+        async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
+    except Exception:  # noqa: BLE001
+        logging.getLogger(__name__).exception("could not reach the sockets of %s", user_id)
+
+
+# --- moderators' actions ----------------------------------------------------------------------
+
+def _act(actor: Any, user: Any, kind: str, reason: Any, ends_at: Any, report_ids: Any,
+         details: dict[str, Any] | None = None) -> Sanction:
+    actor = require_moderator(actor)
+    user = _require_target(actor, _user(user))
+    clean = _reason(reason)
+    ids = _report_ids(report_ids)
+    with transaction.atomic():
+        return create_locked(actor, user, kind, clean, ends_at, report_ids=ids,
+                             details=details)
+
+
+def warn(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> Sanction:
+    """A warning, shown to the player on every page for a few days."""
+    ends = timezone.now() + timedelta(days=moderation_settings.WARN_DAYS)
+    return _act(actor, user, Sanction.Kind.WARN, reason, ends, report_ids)
+
+
+def mute_chat(actor: Any, user: Any, hours: Any, reason: Any, report_ids: Any = None) -> Sanction:
+    """No chat for ``hours``: refused from the next chat frame on."""
+    n = _amount(hours, moderation_settings.MAX_MUTE_HOURS, "hours")
+    assert n is not None
+    return _act(actor, user, Sanction.Kind.CHAT_MUTE, reason,
+                timezone.now() + timedelta(hours=n), report_ids)
+
+
+def ban_ranked(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = None) -> Sanction:
+    """No ranked play for ``days``; out of the ranked queue at once."""
+    n = _amount(days, moderation_settings.MAX_BAN_DAYS, "days")
+    assert n is not None
+    return _act(actor, user, Sanction.Kind.RANKED_BAN, reason,
+                timezone.now() + timedelta(days=n), report_ids)
+
+
+def suspend(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = None) -> Sanction:
+    """Suspend the account for ``days`` or, with no days, for good."""
+    n = _amount(days, moderation_settings.MAX_SUSPEND_DAYS, "days", allow_forever=True)
+    ends = None if n is None else timezone.now() + timedelta(days=n)
+    return _act(actor, user, Sanction.Kind.SUSPEND, reason, ends, report_ids)
+
+
+def force_rename(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> Sanction:
+    """Replace an offensive name: the display name is cleared and the username becomes
+    ``player-<id>`` (the player may choose a new display name in settings)."""
+    from accounts.models import Profile
+
+    actor = require_moderator(actor)
+    user = _require_target(actor, _user(user))
+    clean = _reason(reason)
+    ids = _report_ids(report_ids)
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=user.pk)
+        profile = Profile.objects.select_for_update().filter(user=locked).first()
+        old = {"username": locked.get_username(),
+               "display_name": profile.display_name if profile else ""}
+        new_username = f"player-{locked.pk}"
+        setattr(locked, locked.USERNAME_FIELD, new_username)
+        locked.save(update_fields=[locked.USERNAME_FIELD])
+        if profile is not None and profile.display_name:
+            profile.display_name = ""
+            profile.save(update_fields=["display_name", "updated_at"])
+        ends = timezone.now() + timedelta(days=moderation_settings.WARN_DAYS)
+        sanction = create_locked(actor, locked, Sanction.Kind.RENAME, clean, ends,
+                                 report_ids=ids,
+                                 details={"old": old, "new": {"username": new_username,
+                                                              "display_name": ""}})
+    user.refresh_from_db()
+    return sanction
+
+
+def hide_message(actor: Any, message_id: Any, reason: Any, report_ids: Any = None) -> int:
+    """Hide a chat line: it disappears from every open screen (after commit)."""
+    from games.services import chat
+
+    actor = require_moderator(actor)
+    if isinstance(message_id, str) and message_id.isdigit():
+        message_id = int(message_id)
+    if isinstance(message_id, bool) or not isinstance(message_id, int):
+        raise NotFoundError("That chat line does not exist.")
+    clean = _reason(reason)
+    ids = _report_ids(report_ids)
+    with transaction.atomic():
+        message = (ChatMessage.objects.select_for_update().select_related("user")
+                   .filter(pk=message_id).first())
+        if message is None:
+            raise NotFoundError("That chat line does not exist.")
+        if message.hidden:
+            raise InvalidRequestError("That chat line is already hidden.")
+        changed = chat.set_hidden([message.pk], True)
+        if ids:
+            resolve_locked(list(Report.objects.select_for_update().filter(pk__in=ids)), actor,
+                           Report.Status.ACTED)
+        log.record(actor, ModerationLog.Action.HIDE_MESSAGE, message.user, clean,
+                   target=f"chat:{message.pk}",
+                   before={"hidden": False, "text": message.text, "table": message.table_id},
+                   after={"hidden": True})
+    return changed
+
+
+def lift(actor: Any, sanction_id: Any, reason: Any) -> Sanction:
+    """End a sanction early (an appeal granted, a mistake)."""
+    actor = require_moderator(actor)
+    if isinstance(sanction_id, str) and sanction_id.isdigit():
+        sanction_id = int(sanction_id)
+    if isinstance(sanction_id, bool) or not isinstance(sanction_id, int):
+        raise NotFoundError("That sanction does not exist.")
+    clean = _reason(reason)
+    with transaction.atomic():
+        sanction = (Sanction.objects.select_for_update().select_related("user")
+                    .filter(pk=sanction_id).first())
+        if sanction is None:
+            raise NotFoundError("That sanction does not exist.")
+        _require_target(actor, sanction.user)
+        if not sanction.in_force():
+            raise InvalidRequestError("That sanction is not in force.")
+        before = summary(sanction.user_id)
+        sanction.lifted_at, sanction.lifted_by = timezone.now(), actor
+        sanction.save(update_fields=["lifted_at", "lifted_by"])
+        for appeal in Report.objects.select_for_update().filter(sanction=sanction,
+                                                                  status=Report.Status.OPEN):
+            resolve_locked([appeal], actor, Report.Status.ACTED)
+        log.record(actor, ModerationLog.Action.LIFT, sanction.user, clean,
+                   target=f"sanction:{sanction.pk}", before=before,
+                   after=summary(sanction.user_id))
+    return sanction

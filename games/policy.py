@@ -1,0 +1,68 @@
+"""Extension points through which another app (moderation) governs play, declared here so
+that games never imports it (lila: moderation depends on games, never the reverse).
+
+``settings.KOZEL_POLICY`` names a subclass of :class:`TablePolicy` (the allauth adapter
+pattern, like ``ACCOUNT_ADAPTER``); the default allows everything. Each hook is called
+by one games service, inside that service's transaction where it has one, and refuses
+by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes nothing.
+
+- ``check_chat(user, table, text) -> str``: before a chat line is stored
+  (services/chat.post_message); returns the text to store or raises (a chat mute, the
+  chat filter). ``after_chat(message)``: after it is stored, in the same transaction
+  (a line the filter flags for review).
+- ``hidden_chat_senders(user, table_id) -> set[int] | None``: senders whose lines
+  ``user`` does not see at this table (people they blocked); ``None`` hides every line
+  (they muted the table's chat). Used by the snapshot and by the consumer for live lines.
+- ``check_seat(user, table)``: before ``user`` sits at ``table`` (services/tables).
+- ``check_partner(user, other)``: before a pair-queue invitation between the two is sent
+  or accepted (games/queue).
+- ``check_ranked(user)``: before ``user`` joins the ranked queue (games/queue).
+- ``user_group(user_id) -> str``: the channel-layer group every table socket of a user
+  joins (games/consumers.py); a sanction sends ``user.closed`` or ``user.chat_filter``
+  there.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+
+def user_group(user_id: int) -> str:
+    """The group of every open table socket of one signed-in user."""
+    return f"user.{user_id}"
+
+
+class TablePolicy:
+    """The default: nothing is refused, nothing hidden."""
+
+    def check_chat(self, user: Any, table: Any, text: str) -> str:
+        return text
+
+    def after_chat(self, message: Any) -> None:
+        return None
+
+    def hidden_chat_senders(self, user: Any, table_id: int) -> set[int] | None:
+        return set()
+
+    def check_seat(self, user: Any, table: Any) -> None:
+        return None
+
+    def check_partner(self, user: Any, other: Any) -> None:
+        return None
+
+    def check_ranked(self, user: Any) -> None:
+        return None
+
+
+@lru_cache(maxsize=4)
+def _policy_for(path: str) -> TablePolicy:
+    return import_string(path)() if path else TablePolicy()
+
+
+def policy() -> TablePolicy:
+    """The configured policy (``settings.KOZEL_POLICY``), one instance per path."""
+    return _policy_for(getattr(settings, "KOZEL_POLICY", "") or "")
