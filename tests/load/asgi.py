@@ -1,29 +1,26 @@
-"""The load harness's ASGI application: the site's, plus the floor's echo route.
+"""The load harness's ASGI application: the site's own, plus the floor's echo route.
 
 The daphne processes of the load layout serve this module instead of
-``kozel_site.asgi``: the same HTTP app and the same WebSocket routes, with
-``ws/load/echo/<room>/`` (tests/load/floor.py) in front. The site never routes it.
+``kozel_site.asgi``: every scope goes to the site's application unchanged, except
+WebSockets on ``/ws/load/echo/<room>/`` (tests/load/floor.py), which the site never
+routes.
 """
 
 from __future__ import annotations
 
-from channels.auth import AuthMiddlewareStack
-from channels.routing import ProtocolTypeRouter, URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
+from typing import Any
+
+from channels.routing import URLRouter
 from django.urls import path
 
-from kozel_site.asgi import django_asgi_app
-from kozel_site.routing import websocket_urlpatterns
+from kozel_site.asgi import application as site
 from tests.load.floor import EchoConsumer
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([
-                path("ws/load/echo/<str:room>/", EchoConsumer.as_asgi()),
-                *websocket_urlpatterns,
-            ]))
-        ),
-    }
-)
+echo = URLRouter([path("ws/load/echo/<str:room>/", EchoConsumer.as_asgi())])
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/load/echo/"):
+        await echo(scope, receive, send)
+    else:
+        await site(scope, receive, send)

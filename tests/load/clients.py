@@ -298,31 +298,33 @@ class FloorRoom:
         self.lost = 0
 
     async def run(self) -> None:
-        sockets = []
-        try:
-            for i in range(4):
-                port = self.ports[(self.first + i) % len(self.ports)]
-                sockets.append(await open_socket(port, f"/ws/load/echo/{self.name}/", None))
-            readers = [asyncio.ensure_future(self._read(ws)) for ws in sockets]
-            await asyncio.sleep(0.5)
-            n = 0
-            while not self.stop.is_set():
-                n += 1
-                token = f"{self.name}:{n}"
-                self.sent[token] = time.monotonic()
-                try:
+        n = 0
+        while not self.stop.is_set():  # a killed web process: open the room again
+            sockets: list[ClientConnection] = []
+            readers: list[asyncio.Future[None]] = []
+            try:
+                for i in range(4):
+                    port = self.ports[(self.first + i) % len(self.ports)]
+                    sockets.append(await open_socket(port, f"/ws/load/echo/{self.name}/",
+                                                     None))
+                readers = [asyncio.ensure_future(self._read(ws)) for ws in sockets]
+                await asyncio.sleep(0.5)
+                while not self.stop.is_set() and all(not r.done() for r in readers):
+                    n += 1
+                    token = f"{self.name}:{n}"
+                    self.sent[token] = time.monotonic()
                     await sockets[0].send(token)
-                except ConnectionClosed:
-                    break
-                await pause(self.stop, self.interval * random.uniform(0.5, 1.5))
-            await asyncio.sleep(0.5)
-            for reader in readers:
-                reader.cancel()
-        except CONNECT_ERRORS:
-            pass
-        finally:
-            for ws in sockets:
-                await ws.close()
+                    await pause(self.stop, self.interval * random.uniform(0.5, 1.5))
+                await asyncio.sleep(0.5)
+            except CONNECT_ERRORS:
+                await pause(self.stop, 0.5)
+            finally:
+                for reader in readers:
+                    reader.cancel()
+                for ws in sockets:
+                    with contextlib.suppress(*CONNECT_ERRORS):
+                        await ws.close()
+            self.first += 1
         self.lost = sum(1 for t in self.sent if len(self.seen.get(t, ())) < 4)
 
     async def _read(self, ws: ClientConnection) -> None:

@@ -1,1 +1,541 @@
-"""placeholder"""
+"""Hostile traffic: malformed and hostile frames beside live games, and dropped sockets.
+
+The fuzzer's sockets are the seated players of *fuzz tables* (four signed-in people
+whose game nobody plays legally, so it must stay at version 0) and spectators (signed in
+or not) of the live tables and the fuzz tables. Each frame comes from a category with
+the replies games/WEBSOCKET.md documents for it; a socket sends one, reads until its
+reply (skipping the pushes: events, snapshots, chat, notices) and checks it. Bursts are
+sent without waiting, by sockets of their own, which must see ``rate_limited`` and,
+after five strikes, a close with 4008; they then reconnect.
+
+After the attack: no server error in any log, the fuzz tables' rows exactly as before,
+no chat line stored, and the live games' Move log only what their clients sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from tests.load import fixtures
+from tests.load.clients import CONNECT_ERRORS, open_socket, pause
+from tests.load.layout import Layout, say
+from tests.load.measure import load_average, percentiles
+from tests.load.runner import Run
+
+PUSHES = {"event", "chat", "notice", "chat_hidden"}
+CODES = {"bad_frame", "unknown_type", "invalid", "not_found", "forbidden", "not_your_seat",
+         "stale", "illegal", "game_over", "rate_limited", "no_game"}
+DECK = [r + s for r in "6789TJQKA" for s in "CDHS"]
+TYPES = ["act", "resync", "chat", "ping", "vote", "reclaim"]
+
+
+def _random_json(depth: int = 0) -> Any:
+    pick = random.random()
+    if depth > 3 or pick < 0.3:
+        return random.choice([None, True, False, 0, -1, 2 ** 70, 1.5e300, "", "x" * 50,
+                              "TD", "💥", random.randint(-10 ** 9, 10 ** 9)])
+    if pick < 0.6:
+        return [_random_json(depth + 1) for _ in range(random.randint(0, 4))]
+    return {random.choice(["type", "action", "version", "game_id", "text", "kind", "cards",
+                           "nonce", "💥", ""]): _random_json(depth + 1)
+            for _ in range(random.randint(0, 4))}
+
+
+@dataclass
+class Target:
+    """What a fuzzing socket knows about its table (from its own snapshot)."""
+
+    table_id: int
+    seated: bool
+    signed_in: bool
+    version: int = 0
+    game_id: int | None = None
+    hand: list[str] = field(default_factory=list)
+    other_game_ids: list[int] = field(default_factory=list)
+
+
+def frame_for(category: str, t: Target) -> tuple[str | bytes, set[str]]:
+    """A hostile frame of ``category`` and the replies allowed for it (error codes,
+    ``pong`` or ``snapshot``)."""
+    not_mine = [c for c in DECK if c not in t.hand] or DECK
+    act_refusals = ({"illegal", "stale", "game_over", "no_game", "not_found"}
+                    | ({"not_your_seat"} if not t.seated else set()))
+    if category == "random_json":
+        value = _random_json()
+        if isinstance(value, dict) and value.get("type") in TYPES:
+            value["type"] = "x" + str(value["type"])
+        return json.dumps(value), {"bad_frame", "unknown_type"}
+    if category == "not_json":
+        text = "".join(random.choice("{[\"':,}] \\x\u0000\u00ff") for _ in range(
+            random.randint(1, 60)))
+        try:
+            json.loads(text)
+            text = "{" + text  # make sure it is not JSON
+        except (ValueError, RecursionError):
+            pass
+        return text, {"bad_frame"}
+    if category == "binary":
+        return bytes(random.getrandbits(8) for _ in range(random.randint(1, 64))), {"bad_frame"}
+    if category == "too_large":
+        return json.dumps({"type": "chat", "text": "x" * random.randint(4100, 9000)}), \
+            {"bad_frame"}
+    if category == "deep":
+        depth = random.randint(1100, 2040)
+        if random.random() < 0.5:
+            return "[" * depth + "]" * depth, {"bad_frame"}
+        return '{"type":"act","action":' + '{"a":' * 600 + "1" + "}" * 600 + \
+            ',"version":0}', {"invalid"}
+    if category == "wrong_types":
+        frame = random.choice([
+            {"type": "act", "action": random.choice(["lead TD", 7, None, ["TD"], True]),
+             "version": t.version},
+            {"type": "act", "action": {"kind": "lead", "cards": "TD"}, "version": t.version},
+            {"type": "act", "action": {"kind": 3, "cards": [not_mine[0]]}, "version": t.version},
+            {"type": "act", "action": {"kind": "lead", "cards": [1, 2]}, "version": t.version},
+            {"type": "act", "action": {"kind": "lead", "cards": [not_mine[0]] * 2},
+             "version": t.version},
+            {"type": "act", "action": {"kind": "lead", "cards": not_mine[:5]},
+             "version": t.version},
+            {"type": "act", "action": {"kind": "lead", "cards": [not_mine[0]]},
+             "version": random.choice(["0", 0.0, None, True, [0], {"v": 0}, -1])},
+            {"type": "act", "action": {"kind": "lead", "cards": [not_mine[0]]},
+             "version": t.version, "game_id": random.choice(["1", True, 1.5, [1]])},
+            {"type": "act"},
+            {"type": "act", "action": {"kind": "lead", "cards": [not_mine[0]]}},
+        ])
+        return json.dumps(frame), {"invalid"}
+    if category == "huge_numbers":
+        frame = {"type": "act", "action": {"kind": "lead", "cards": [not_mine[0]]},
+                 "version": random.choice([10 ** 30, 2 ** 63, 2 ** 64 + 1, 10 ** 300])}
+        if random.random() < 0.5:
+            frame["game_id"] = random.choice([10 ** 30, 2 ** 63, -(2 ** 63) - 1, 0, -5])
+        return json.dumps(frame), {"stale", "not_found", "invalid", "game_over"} | act_refusals
+    if category == "other_seat":
+        kind = random.choice(["lead", "beat", "discard", "molodka"])
+        count = 4 if kind == "molodka" else random.randint(1, 3)
+        frame = {"type": "act", "action": {"kind": kind, "cards": random.sample(not_mine, count)},
+                 "version": t.version}
+        if t.game_id is not None:
+            frame["game_id"] = t.game_id
+        return json.dumps(frame), act_refusals
+    if category == "stale":
+        version = t.version + random.choice([-1, 1, 2, 5, 100]) if t.version else \
+            random.choice([1, 2, 7, 1000])
+        hand = t.hand or not_mine
+        frame = {"type": "act", "action": {"kind": "lead", "cards": [random.choice(hand)]},
+                 "version": max(0, version) if version != t.version else t.version + 1}
+        return json.dumps(frame), {"stale"} | act_refusals
+    if category == "other_game":
+        game_id = random.choice(t.other_game_ids) if t.other_game_ids else 987654321
+        frame = {"type": "act", "action": {"kind": "lead", "cards": [random.choice(DECK)]},
+                 "version": random.randint(0, 40), "game_id": game_id}
+        return json.dumps(frame), {"not_found", "game_over"} | act_refusals
+    if category == "bad_chat":
+        text = random.choice(["", "   ", None, 5, ["hi"], {"t": 1}, "x" * 301])
+        return json.dumps({"type": "chat", "text": text}), {"invalid", "forbidden",
+                                                             "rate_limited"}
+    if category == "bad_vote":
+        kind = random.choice(["", "PAUSE", "stop", None, 1, ["pause"], "end " * 3])
+        return json.dumps({"type": "vote", "kind": kind}), {"invalid", "forbidden",
+                                                             "not_your_seat"}
+    if category == "unknown_type":
+        kind = random.choice(["", "ACT", "snapshot", "event", "error", "pong", "__init__",
+                              "x" * 200, "act ", "🂡"])
+        return json.dumps({"type": kind, "version": 1}), {"unknown_type"}
+    if category == "ping":
+        nonce = random.choice([1, "n", None, {"deep": [1]}, 10 ** 40, 1.5])
+        return json.dumps({"type": "ping", "nonce": nonce}), {"pong"}
+    if category == "resync":
+        return json.dumps({"type": "resync", "junk": _random_json()}), {"snapshot"}
+    if category == "reclaim" and not t.seated:
+        return json.dumps({"type": "reclaim"}), {"forbidden", "invalid"}
+    return frame_for("random_json", t)
+
+
+CATEGORIES = ["random_json", "not_json", "binary", "too_large", "deep", "wrong_types",
+              "huge_numbers", "other_seat", "stale", "other_game", "bad_chat", "bad_vote",
+              "unknown_type", "ping", "resync", "reclaim"]
+
+
+@dataclass
+class FuzzStats:
+    sent: int = 0
+    answered: Counter[str] = field(default_factory=Counter)
+    by_category: Counter[str] = field(default_factory=Counter)
+    unexpected: list[str] = field(default_factory=list)
+    unanswered: int = 0
+    closes: Counter[str] = field(default_factory=Counter)
+    handshakes_refused: int = 0
+    bursts: int = 0
+    burst_closed_4008: int = 0
+    burst_rate_limited: int = 0
+
+
+async def _read_reply(ws: Any, target: Target, want_snapshot: bool = False,
+                      timeout: float = 10.0) -> dict[str, Any]:
+    """The reply to the frame just sent. Errors and pongs come one per frame, in order;
+    snapshots are also pushed (someone opened the table, a game ended), so one counts as
+    the reply only to a ``resync``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        frame = json.loads(await asyncio.wait_for(ws.recv(), left))
+        kind = frame.get("type")
+        if kind == "snapshot" and not want_snapshot:
+            _learn(target, frame)
+            continue
+        if kind in PUSHES:
+            if kind == "event" and frame.get("game_id") == target.game_id:
+                target.version = frame["version"]
+            continue
+        return frame
+
+
+def _learn(target: Target, snapshot: dict[str, Any]) -> None:
+    game = snapshot.get("game")
+    if game:
+        target.game_id, target.version = game["id"], game["version"]
+        target.hand = list(game["view"].get("hand") or [])
+
+
+async def fuzz_socket(port: int, target: Target, session: str | None, budget: list[int],
+                      rate: float, stats: FuzzStats, stop: asyncio.Event) -> None:
+    """One hostile socket, frame after frame, until the shared budget is spent."""
+    path = f"/ws/table/{target.table_id}/"
+    while budget[0] > 0 and not stop.is_set():
+        try:
+            async with await open_socket(port, path, session) as ws:
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if first.get("type") == "snapshot":
+                    _learn(target, first)
+                while budget[0] > 0 and not stop.is_set():
+                    budget[0] -= 1
+                    category = random.choice(CATEGORIES)
+                    frame, allowed = frame_for(category, target)
+                    stats.sent += 1
+                    stats.by_category[category] += 1
+                    await ws.send(frame)
+                    try:
+                        reply = await _read_reply(ws, target, "snapshot" in allowed)
+                    except TimeoutError:
+                        stats.unanswered += 1
+                        continue
+                    got = reply.get("code") if reply.get("type") == "error" else reply.get("type")
+                    stats.answered[str(got)] += 1
+                    if got not in allowed:
+                        stats.unexpected.append(f"{category}: {str(frame)[:80]!r} -> {got}"
+                                                f" {str(reply.get('message'))[:80]}")
+                    if got == "snapshot":
+                        _learn(target, reply)
+                    if got == "stale" and isinstance(reply.get("current_version"), int):
+                        target.version = reply["current_version"]
+                    await asyncio.sleep(random.expovariate(rate))
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd is not None else 1006
+            stats.closes[str(code)] += 1
+            if code != 1000:
+                stats.unexpected.append(f"socket closed with {code}")
+        except CONNECT_ERRORS as exc:
+            stats.unexpected.append(f"connect/recv failed: {type(exc).__name__}")
+            await pause(stop, 1.0)
+
+
+async def burst_socket(port: int, target: Target, session: str | None, budget: list[int],
+                       stats: FuzzStats, stop: asyncio.Event) -> None:
+    """Bursts of 30 frames at once: rate_limited replies, then a 4008 close."""
+    path = f"/ws/table/{target.table_id}/"
+    while budget[0] > 0 and not stop.is_set():
+        try:
+            async with await open_socket(port, path, session) as ws:
+                await asyncio.wait_for(ws.recv(), 10)  # the snapshot
+                closed = False
+                for _ in range(8):
+                    stats.bursts += 1
+                    for n in range(30):
+                        await ws.send(json.dumps({"type": "ping", "nonce": n}))
+                    stats.sent += 30
+                    stats.by_category["burst"] += 30
+                    budget[0] -= 30
+                    replies = 0
+                    try:
+                        while replies < 30:
+                            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                            if frame.get("type") in PUSHES or frame.get("type") == "snapshot":
+                                continue
+                            replies += 1
+                            if frame.get("code") == "rate_limited":
+                                stats.burst_rate_limited += 1
+                            elif frame.get("type") != "pong":
+                                stats.unexpected.append(f"burst reply {frame.get('type')}")
+                    except ConnectionClosed as exc:
+                        code = exc.rcvd.code if exc.rcvd is not None else 1006
+                        stats.closes[str(code)] += 1
+                        if code == 4008:
+                            stats.burst_closed_4008 += 1
+                        else:
+                            stats.unexpected.append(f"burst socket closed with {code}")
+                        closed = True
+                        break
+                    except TimeoutError:
+                        stats.unanswered += 30 - replies
+                if not closed:
+                    stats.unexpected.append("a flooding socket was never closed (4008)")
+        except CONNECT_ERRORS as exc:
+            stats.unexpected.append(f"burst connect failed: {type(exc).__name__}")
+            await pause(stop, 1.0)
+        await pause(stop, 0.5)
+
+
+def _digest(table_ids: list[int]) -> dict[str, Any]:
+    """Everything stored about the fuzz tables, and the site's chat: must not change."""
+    from games.models import ChatMessage, Game, Move, Seat, Series, SeriesSeat, Table
+
+    return {
+        "tables": list(Table.objects.filter(pk__in=table_ids).order_by("pk").values()),
+        "seats": list(Seat.objects.filter(table_id__in=table_ids).order_by("pk").values()),
+        "series": list(Series.objects.filter(table_id__in=table_ids).order_by("pk").values()),
+        "roster": list(SeriesSeat.objects.filter(series__table_id__in=table_ids)
+                       .order_by("pk").values()),
+        "games": list(Game.objects.filter(series__table_id__in=table_ids).order_by("pk")
+                      .values()),
+        "moves": Move.objects.filter(game__series__table_id__in=table_ids).count(),
+        "chat": ChatMessage.objects.count(),
+    }
+
+
+def _game_ids(table_ids: list[int]) -> list[int]:
+    from games.models import Game
+
+    return list(Game.objects.filter(series__table_id__in=table_ids).values_list("pk", flat=True))
+
+
+def _strangers(count: int, label: str) -> list[str]:
+    return [fixtures.session_for(fixtures.make_user(f"{label}{i}")) for i in range(count)]
+
+
+async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: int,
+                 rate: float, seconds: float | None = None) -> dict[str, Any]:
+    """Fuzz beside ``run``'s live tables; returns the fuzz figures and failures."""
+    fuzz_tables = max(1, sockets // 8)
+    specs = await run.orm(fixtures.make_tables, fuzz_tables, 0, label="fuzz")
+    fuzz_ids = [s.table_id for s in specs]
+    live_ids = [s.table_id for s in run.specs]
+    strangers = await run.orm(_strangers, max(1, sockets // 4), "stranger")
+    live_games = await run.orm(_game_ids, live_ids)
+    before = await run.orm(_digest, fuzz_ids)
+    stats = FuzzStats()
+    budget = [frames]
+    stop = asyncio.Event()
+    ports = run.layout.ports
+    jobs = []
+    n = 0
+    for spec in specs:  # the seated fuzzers
+        for position, key in spec.humans.items():
+            target = Target(spec.table_id, True, True, other_game_ids=live_games)
+            jobs.append(fuzz_socket(ports[n % len(ports)], target, key, budget, rate, stats,
+                                    stop))
+            n += 1
+            del position
+    while n < sockets:  # spectators, signed in or not, at live and fuzz tables
+        table_id = random.choice(live_ids + fuzz_ids)
+        session = random.choice(strangers) if random.random() < 0.7 else None
+        target = Target(table_id, False, session is not None, other_game_ids=live_games)
+        jobs.append(fuzz_socket(ports[n % len(ports)], target, session, budget, rate, stats,
+                                stop))
+        n += 1
+    for i in range(max(1, sockets // 20)):  # flooders
+        target = Target(random.choice(fuzz_ids + live_ids), False, True)
+        jobs.append(burst_socket(ports[i % len(ports)], target, random.choice(strangers),
+                                 budget, stats, stop))
+    refused = await _refused_handshakes(ports[0], strangers[0])
+    stats.handshakes_refused = refused
+    begin = time.monotonic()
+    tasks = [asyncio.ensure_future(job) for job in jobs]
+    limit = seconds if seconds else max(60.0, frames / max(1.0, sockets * rate) * 3)
+    done, pending = await asyncio.wait(tasks, timeout=limit)
+    stop.set()
+    if pending:
+        await asyncio.wait(pending, timeout=20)
+    elapsed = time.monotonic() - begin
+    await asyncio.sleep(2)  # let the last broadcasts land
+    after = await run.orm(_digest, fuzz_ids)
+    changed = [k for k in before if before[k] != after[k]]
+    failures = []
+    if stats.unexpected:
+        failures.append(f"{len(stats.unexpected)} unexpected answers: {stats.unexpected[:5]}")
+    if stats.unanswered:
+        failures.append(f"{stats.unanswered} frames never answered")
+    if changed:
+        failures.append(f"state changed under fuzzing: {changed}")
+    if refused != 3:
+        failures.append(f"only {refused} of 3 forbidden handshakes were refused")
+    return {"frames_sent": stats.sent, "seconds": round(elapsed, 1),
+            "frames_per_s": round(stats.sent / max(elapsed, 1e-6), 1),
+            "sockets": len(jobs), "answers": dict(stats.answered),
+            "by_category": dict(stats.by_category), "unexpected": stats.unexpected[:20],
+            "unexpected_count": len(stats.unexpected), "unanswered": stats.unanswered,
+            "closes": dict(stats.closes), "bursts": stats.bursts,
+            "burst_rate_limited": stats.burst_rate_limited,
+            "burst_closed_4008": stats.burst_closed_4008,
+            "forbidden_handshakes_refused": refused, "state_changed": changed,
+            "load_1min": load_average(), "failures": failures}
+
+
+async def _refused_handshakes(port: int, session: str) -> int:
+    """An unknown table, a path nobody serves and a huge id: each refused with 403."""
+    refused = 0
+    for path in ("/ws/table/999999999/", "/ws/nope/", f"/ws/table/{10 ** 30}/"):
+        try:
+            ws = await open_socket(port, path, session)
+            await ws.close()
+        except CONNECT_ERRORS as exc:
+            refused += "403" in str(exc)
+    return refused
+
+
+async def scenario(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
+    """``fuzz``: the attack beside ``--tables`` live tables at human pace; their round
+    trip is measured before (a quiet minute) and during the attack."""
+    from tests.load.scenarios import _standard, correctness
+
+    run = await _standard(args, layout)
+    await run.supervise_for(20.0)
+    quiet = await run.orm(fixtures.latencies, run.specs, run.stats.acts, run.trackers)
+    first = len(run.stats.acts)
+    fuzzed = await attack(run, args, frames=args.frames, sockets=args.sockets, rate=args.rate)
+    during = await run.orm(fixtures.latencies, run.specs, run.stats.acts[first:], run.trackers)
+    moving = run.still_moving()
+    await run.finish()
+    res = await run.results()
+    await run.close()
+    res["fuzz"] = fuzzed
+    res["round_trip_quiet_ms"] = percentiles(quiet)
+    res["round_trip_during_fuzz_ms"] = percentiles(during)
+    res["not_moving_at_end"] = moving
+    res["failures"] = correctness(res) + fuzzed["failures"]
+    if res["server_log_errors"]:
+        res["failures"].append(f"server errors in logs: {list(res['server_log_errors'])}")
+    return res
+
+
+# --- dropped sockets -----------------------------------------------------------------------
+
+
+def _truth(table_ids: list[int]) -> dict[str, Any]:
+    """What the site says about presence: open sockets, and per table the spectators and
+    the seats shown as connected (from the snapshot a newcomer would get)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import presence, selectors
+    from games.models import Table
+
+    spectators, connected = {}, {}
+    for table in Table.objects.filter(pk__in=table_ids):
+        snap = selectors.table_snapshot(table, AnonymousUser())
+        spectators[table.pk] = snap["table"]["spectators"]
+        connected[table.pk] = sum(1 for s in snap["seats"] if s.get("connected"))
+    return {"open_sockets": presence.open_socket_count(), "spectators": spectators,
+            "connected_seats": connected}
+
+
+async def _open_many(port_list: list[int], table_ids: list[int], sessions: list[str | None],
+                     count: int) -> list[Any]:
+    opened: list[Any] = []
+
+    async def one(i: int) -> None:
+        try:
+            ws = await open_socket(port_list[i % len(port_list)],
+                                   f"/ws/table/{table_ids[i % len(table_ids)]}/",
+                                   sessions[i % len(sessions)], timeout=30)
+            await asyncio.wait_for(ws.recv(), 30)
+            opened.append(ws)
+        except CONNECT_ERRORS:
+            pass
+
+    for start in range(0, count, 50):
+        await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
+    return opened
+
+
+async def _until_truth(run: Run, table_ids: list[int], expected: dict[str, Any],
+                       timeout: float) -> tuple[float | None, dict[str, Any]]:
+    begin = time.monotonic()
+    seen: dict[str, Any] = {}
+    while time.monotonic() - begin < timeout:
+        seen = await run.orm(_truth, table_ids)
+        if seen == expected:
+            return round(time.monotonic() - begin, 2), seen
+        await run.supervise_for(0.25)
+    return None, seen
+
+
+async def drop(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
+    """``drop``: open ``--sockets`` sockets (spectators and second tabs of seated players)
+    at the live tables, then (1) drop them all without a close frame, and (2) open half
+    as many on one web process and SIGKILL it (no disconnect handler runs at all: only
+    the heartbeat expiry and the sweep's reaper can tell). Each time: how long until the
+    open-socket count, every table's spectator count and its connected seats are the
+    truth again."""
+    from tests.load.scenarios import _standard, correctness
+
+    run = await _standard(args, layout)
+    await run.supervise_for(5.0)
+    ids = [s.table_id for s in run.specs]
+    truth = await run.orm(_truth, ids)
+    strangers = await run.orm(_strangers, 50, "dropper")
+    seated = [key for s in run.specs for key in s.humans.values()]
+    sessions: list[str | None] = [*strangers, *seated[:20], None]
+    out: dict[str, Any] = {"truth": {"open_sockets": truth["open_sockets"],
+                                     "spectators": sum(truth["spectators"].values())}}
+    begin = time.monotonic()
+    opened = await _open_many(layout.ports, ids, sessions, args.sockets)
+    out["opened"] = len(opened)
+    out["open_seconds"] = round(time.monotonic() - begin, 1)
+    await run.supervise_for(3.0)
+    during = await run.orm(_truth, ids)
+    out["counted_while_open"] = during["open_sockets"]
+    for ws in opened:
+        ws.transport.abort()  # no close frame, no TCP goodbye from the application
+    took, seen = await _until_truth(run, ids, truth, 120)
+    out["abort_back_to_truth_s"] = took
+    if took is None:
+        out["abort_final"] = seen
+    # (2) a web process dies with sockets open: nobody tells the server anything.
+    victim = layout.webs[-1]
+    half = await _open_many([layout.ports[-1]], ids, sessions, args.sockets // 2)
+    out["opened_on_victim"] = len(half)
+    await run.supervise_for(3.0)
+    layout.kill(victim)
+    killed_at = time.monotonic()
+    await run.supervise_for(5.0)  # the live clients there reconnect to the others
+    await run.wait_connected()
+    waited = time.monotonic() - killed_at
+    took, seen = await _until_truth(run, ids, truth, 120)
+    out["kill_back_to_truth_s"] = round(waited + took, 2) if took is not None else None
+    if took is None:
+        out["kill_final"] = seen
+    out["presence_ttl_s"] = 3 * args.heartbeat
+    moving = run.still_moving()
+    await run.finish()
+    for ws in half:
+        ws.transport.abort()
+    res = await run.results()
+    await run.close()
+    res["drop"] = out
+    res["not_moving_at_end"] = moving
+    res["failures"] = correctness(res)
+    if out["abort_back_to_truth_s"] is None or out["kill_back_to_truth_s"] is None:
+        res["failures"].append("presence did not return to the truth")
+    say(f"drop: {out}")
+    return res

@@ -198,7 +198,7 @@ class Layout:
     broker: str = "redis"
     own_pg: bool = False
     heartbeat: float = 2.0
-    sweep_seconds: float = 1.0
+    sweep_seconds: float | None = None  # None: the site's default
     extra_env: dict[str, str] = field(default_factory=dict)
     supervisor: Supervisor = field(default_factory=lambda: Supervisor(say=say))
     redis: Redis = field(default_factory=Redis)
@@ -225,10 +225,11 @@ class Layout:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "LOG_LEVEL": "WARNING",
             "KOZEL_PRESENCE_HEARTBEAT_SECONDS": str(self.heartbeat),
-            "KOZEL_SWEEP_SECONDS": str(self.sweep_seconds),
             "KOZEL_LOAD_FLOOR": "1",
             "PYTHONUNBUFFERED": "1",
         }
+        if self.sweep_seconds is not None:
+            env["KOZEL_SWEEP_SECONDS"] = str(self.sweep_seconds)
         if self.broker == "rabbitmq":
             env["KOZEL_BROKER_URL"] = os.environ.get(
                 "KOZEL_LOAD_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")

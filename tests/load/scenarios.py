@@ -23,7 +23,7 @@ def _pacing(text: str) -> Pacing:
 def run(args: argparse.Namespace) -> int:
     """Start the layout, play the scenario, print and write its figures, clean up."""
     layout = Layout(web=args.web, workers=args.workers, broker=args.broker,
-                    heartbeat=args.heartbeat,
+                    heartbeat=args.heartbeat, sweep_seconds=args.sweep,
                     own_pg="postgres" in getattr(args, "kill", ""))
     scenario = {"play": play, "capacity": capacity, "faults": faults, "fuzz": fuzz_scenario,
                 "drop": drop_scenario, "smoke": smoke}[args.scenario]
