@@ -13,8 +13,12 @@ from games.tournaments.services import director, events, rounds
 def event(club_cast, fmt="swiss", **kw) -> Tournament:
     settings = {"name": "Friday Cup", "format": fmt, "rounds": 3, "checkin_seconds": 60,
                 "round_seconds": 1800, "break_seconds": 0, **kw}
-    return events.create_tournament(club_cast.club.pk, club_cast.director,
-                                    events.EventSettings(**settings))
+    t = events.create_tournament(club_cast.club.pk, club_cast.director,
+                                 events.EventSettings(**settings))
+    # A fixed seed (like deal_seeds): the same pairings and lots on every run.
+    Tournament.objects.filter(pk=t.pk).update(seed=20261201)
+    t.refresh_from_db()
+    return t
 
 
 def enter_pairs(t: Tournament, players) -> list[Entry]:

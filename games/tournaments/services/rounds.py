@@ -299,10 +299,36 @@ def _absent(match: Match) -> set[int]:
     return _persons(match) - set(match.checked_in)
 
 
+def _reseat_locked(t: Tournament, match: Match, table: Table) -> None:
+    """Put the match's assignment back on the table's seats before the start: a player
+    may have stood up while waiting, or someone else sat down (caller locks the table)."""
+    from games.models import Seat
+
+    seats = {s.position: s for s in Seat.objects.filter(table=table)}
+    for position, (entry, person) in _people_by_position(match).items():
+        level = "" if person else (entry.bot_level or SUBSTITUTE_LEVEL)
+        if position in match.substitutes:
+            person, level = None, SUBSTITUTE_LEVEL
+        seat = seats[position]
+        if seat.user_id == person and seat.bot_level == level:
+            continue
+        if not seat.is_empty:
+            table_service.kick(table.pk, t.created_by, position)
+        if person is None:
+            table_service.add_bot(table.pk, t.created_by, position, level)
+        else:
+            table_service.take_seat(table.pk, get_user_model().objects.get(pk=person),
+                                    position)
+
+
 def _begin_locked(match: Match) -> None:
-    """Everybody is here: start the match's series (the match is locked)."""
+    """Everybody is here: start the match's series (the match is locked). A series the
+    table's owner (the director) started by hand at the table is taken as the match's."""
     table = locks.lock_table(match.table_id)
-    series = series_service.start_series_locked(table)
+    series = Series.objects.filter(table=table, status=Series.Status.PLAYING).first()
+    if series is None:
+        _reseat_locked(match.round.tournament, match, table)
+        series = series_service.start_series_locked(table)
     match.series = series
     match.status = Match.Status.PLAYING
     match.save(update_fields=["series", "status"])
