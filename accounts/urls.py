@@ -10,6 +10,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("@/<str:username>", views.profile, name="profile"),
+    path("@/<str:username>/games", views.game_history, name="games"),
     path("account/settings/", views.account_settings, name="settings"),
     path("account/delete/", views.delete_account, name="delete"),
 ]

@@ -90,3 +90,39 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     else:
         form = DeleteAccountForm(user=request.user)
     return render(request, "accounts/delete.html", {"form": form})
+
+
+HISTORY_PAGE_SIZE = 30
+
+
+@require_GET
+def game_history(request: HttpRequest, username: str) -> HttpResponse:
+    """``/@/<username>/games``: every series and game the player took part in, filtered
+    by ?kind=ranked|casual|tournament, ?partner=<name>, ?against=<name>."""
+    from django.core.paginator import Paginator
+
+    from accounts import history
+
+    player = selectors.user_by_username(username)
+    if player is None:
+        raise Http404("No player with that name.")
+    kind = request.GET.get("kind", "")
+    errors = []
+    if kind and kind not in history.KINDS:
+        errors.append(f"Unknown kind {kind[:20]!r}: choose ranked, casual or tournament.")
+        kind = ""
+    names = {}
+    for field in ("partner", "against"):
+        name = request.GET.get(field, "").strip()[:150]
+        names[field] = selectors.user_by_username(name) if name else None
+        if name and names[field] is None:
+            errors.append(f"No player named {name!r}.")
+    wanted = history.HistoryFilter(kind=kind, **names)
+    rows = history.series_of(player, request.user, wanted)
+    page = Paginator(rows, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "accounts/games.html", {
+        "player": player, "page": page, "lines": [history.line_for(s) for s in page],
+        "kind": kind, "partner": request.GET.get("partner", ""),
+        "against": request.GET.get("against", ""), "errors": errors,
+        "kinds": history.KINDS,
+    }, status=400 if errors else 200)

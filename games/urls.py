@@ -18,4 +18,5 @@ urlpatterns = [
     path("table/<int:table_id>/again/", views.again, name="again"),
     path("t/<str:token>/", views.invite, name="invite"),
     path("game/<int:game_id>/replay/", views.replay, name="replay"),
+    path("game/<int:game_id>/record.json", views.game_record, name="record"),
 ]

@@ -156,3 +156,20 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     record, frames = selectors.replay_frames(game)
     return render(request, "games/replay.html", {"game": game, "record": record,
                                                   "frames": frames})
+
+
+@require_GET
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game's full record as JSON, in the engine's record format (R19 lets
+    everyone see it once the game is over); a download."""
+    from django.http import JsonResponse
+
+    game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
+    _viewable_table(request, game.series.table_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404("The record opens when the game is over.")
+    record, _frames = selectors.replay_frames(game)
+    response = JsonResponse({"game": game.pk, "series": game.series_id, "number": game.number,
+                             "record": record}, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="kozel-game-{game.pk}.json"'
+    return response

@@ -84,3 +84,21 @@ def assert_games_verified() -> None:
 
     report = verify.verify(verify.select_games(everything=True))
     assert report.ok, "\n".join([*(str(a) for a in report.anomalies), report.summary()])
+
+
+def play_out_game(game: Game, users: dict[int, Any]) -> engine.GameState:
+    """Play the game to its end through the services: the first legal action for each
+    person in ``users`` (by position), a bot turn for every other seat."""
+    from games.services import play
+
+    while True:
+        game.refresh_from_db()
+        state = engine.GameState.from_dict(game.state)
+        if game.status != Game.Status.PLAYING:
+            return state
+        seat = state.turn
+        if seat in users:
+            play.submit_action(game.pk, users[seat], first_legal(state, seat).to_dict(),
+                               game.version)
+        else:
+            assert play.play_bot_turn(game.pk, game.version) is not None

@@ -20,7 +20,13 @@ from games.services.errors import (
     NotYourSeatError,
     StaleVersionError,
 )
-from tests.games.helpers import current_game, first_legal, state_of, users_by_position
+from tests.games.helpers import (
+    current_game,
+    first_legal,
+    play_out_game,
+    state_of,
+    users_by_position,
+)
 
 
 @pytest.fixture
@@ -131,18 +137,6 @@ def test_unknown_game_is_not_found(series, cast):
         play.submit_action(999999, cast.alice, {"kind": "lead", "cards": ["AH"]}, 0)
     with pytest.raises(NotFoundError):
         play.submit_action("1", cast.alice, {"kind": "lead", "cards": ["AH"]}, 0)
-
-
-def play_out_game(game: Game, users) -> engine.GameState:
-    """Play the game to its end through the service, first legal action each time."""
-    while True:
-        game.refresh_from_db()
-        state = engine.GameState.from_dict(game.state)
-        if game.status != Game.Status.PLAYING:
-            return state
-        seat = state.turn
-        play.submit_action(game.pk, users[seat], first_legal(state, seat).to_dict(),
-                           game.version)
 
 
 def test_game_over_refuses_actions_and_series_progresses(series):

@@ -10,8 +10,7 @@ from django.urls import reverse
 from games.models import Game, Seat, Series, Table
 from games.services import series as series_service
 from games.services import tables
-from tests.games.helpers import current_game, users_by_position
-from tests.games.test_play_service import play_out_game
+from tests.games.helpers import current_game, play_out_game, users_by_position
 
 
 def snapshot_of(response):

@@ -91,8 +91,7 @@ def test_sweep_moves_a_stalled_bot(cast, deal_seeds):
 
 
 def test_sweep_deals_a_missing_next_game(cast, full_table):
-    from tests.games.helpers import users_by_position
-    from tests.games.test_play_service import play_out_game
+    from tests.games.helpers import play_out_game, users_by_position
 
     series = series_service.start_series(full_table.pk, cast.alice)
     game = current_game(series)
