@@ -11,7 +11,7 @@ STAMP := $(VENV)/.synced-stamp
 CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast test-browser lint format bench conformance install chromium clean-run
+.PHONY: run test test-fast test-browser lint format bench conformance install chromium clean-run load-smoke
 
 install: $(STAMP)
 
@@ -64,6 +64,12 @@ bench: $(STAMP)
 
 conformance: $(STAMP)
 	$(PY) -m pytest tests/engine/test_conformance.py -q
+
+## The load harness's smoke against Redis and RabbitMQ (needs PostgreSQL on 127.0.0.1:5432
+## and RabbitMQ on 127.0.0.1:5672; .ci/run starts both). Scenarios: README, Measuring.
+load-smoke: $(STAMP)
+	$(PY) -m tests.load smoke --broker redis
+	$(PY) -m tests.load smoke --broker rabbitmq
 
 clean-run:
 	rm -rf .run
