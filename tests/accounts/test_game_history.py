@@ -93,3 +93,7 @@ def test_a_finished_games_record_downloads_as_json_in_the_engine_format(client, 
     live = current_game(series)  # the next game, still being played: no record (R19)
     if live.pk != game.pk:
         assert client.get(f"/game/{live.pk}/record.json").status_code == 404
+
+
+def test_the_profile_links_the_history(client, people):
+    assert 'href="/@/alice/games"' in client.get("/@/alice").content.decode()
