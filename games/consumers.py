@@ -280,8 +280,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def user_chat_filter(self, event: dict[str, Any]) -> None:
-        """The user blocked someone or muted a table's chat: reload whom to leave out."""
+        """The user blocked someone or muted a table's chat: reload whom to leave out, and
+        say so (the page can show that this table's chat is muted)."""
         self.hidden_senders = await database_sync_to_async(self._load_hidden_senders)()
+        await self.send_json({"type": "chat_filter", "muted": self.hidden_senders is None})
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat_hidden", "ids": event["ids"]})

@@ -49,6 +49,26 @@ DEFAULTS: dict[str, Any] = {
                       "блять", "сука", "re:пид[оа]р\\w*", "re:у?еб[оа]к\\w*"],
             "flag": ["дурак", "идиот", "тупой", "нуб", "лох", "re:читер\\w*"],
         },
+        "eu": {
+            "block": ["puta", "re:putakum\\w*", "kabroi", "re:zakil\\w*"],
+            "flag": ["ergel", "txoro", "tontoa", "astoa"],
+        },
+        "mk": {
+            "block": ["re:пичк\\w*", "курац", "курот", "re:еб[аеи]\\w*", "курва"],
+            "flag": ["глупак", "будала", "идиот", "кретен"],
+        },
+        "id": {
+            "block": ["bangsat", "kontol", "memek", "re:ngentot\\w*", "bajingan", "pelacur"],
+            "flag": ["bodoh", "goblok", "tolol", "anjing", "babi"],
+        },
+        "et": {
+            "block": ["munn", "türa", "re:pers+e\\w*", "lits", "raisk"],
+            "flag": ["loll", "idioot", "tola", "kurat", "debiilik"],
+        },
+        "sq": {
+            "block": ["pidh", "qifsha", "qij", "re:kurv\\w*", "karin"],
+            "flag": ["budalla", "idiot", "lopë", "gomar"],
+        },
     },
     # Links in table chat: "block" (refused), "flag" (posted and reported) or "allow".
     "CHAT_LINKS": "block",

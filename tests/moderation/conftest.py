@@ -25,11 +25,29 @@ def cast(db) -> Cast:
     return Cast(*(make_user(n) for n in ["alice", "bob", "carol", "dan", "charlie"]))
 
 
+def moderators_group() -> Group:
+    """The group the data migration created; a transactional test's flush empties the
+    tables, so it is made again from the migration's own list when missing."""
+    import importlib
+
+    from django.contrib.auth.models import Permission
+
+    group = Group.objects.filter(name="Moderators").first()
+    if group is None:
+        migration = importlib.import_module(
+            "accounts.moderation.migrations.0002_moderators_group_and_append_only_log")
+        group = Group.objects.create(name="Moderators")
+        group.permissions.set([Permission.objects.get(content_type__app_label=app,
+                                                      codename=code)
+                               for app, code in migration.PERMISSIONS])
+    return group
+
+
 @pytest.fixture
 def mona(db):
     """A moderator: in the Moderators group the data migration creates, nothing more."""
     user = make_user("mona")
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(moderators_group())
     return type(user).objects.get(pk=user.pk)  # a fresh object: no cached permissions
 
 
