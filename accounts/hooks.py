@@ -6,6 +6,9 @@
   user never leaves a profile behind and the hook never writes inside someone else's
   half-done transaction. Sign-up also calls ``ensure_profile`` directly (the adapter),
   so a freshly signed-up user has a profile even before the commit.
+- ``user_logged_in(sender, request, user, **kwargs)``: copy the profile's preferred
+  language into the new session (``accounts.language.on_login``, issue 16), so that
+  pages speak it without a query each.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
 from django.db.models.signals import post_save
 
@@ -41,3 +45,6 @@ def connect() -> None:
         sender=get_user_model(),
         dispatch_uid="accounts.create_profile_on_commit",
     )
+    from accounts.language import on_login
+
+    user_logged_in.connect(on_login, dispatch_uid="accounts.language_on_login")

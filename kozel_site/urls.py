@@ -5,15 +5,20 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import language
 from games.ratings import views as rating_views
 from games.tournaments import views as tournament_views
 from kozel_site import views
+from kozel_site.i18n import CatalogView
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
+    # Languages (issue 16): the footer's switcher and the JavaScript's catalog.
+    path("i18n/setlang/", language.set_language, name="set_language"),
+    path("jsi18n/", CatalogView.as_view(), name="jsi18n"),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     path("", include("games.queue.urls")),  # /play/ranked/ (issue 7)

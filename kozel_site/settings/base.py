@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in user's pages speak the profile's language (issue 16).
+    "accounts.language.PreferredLanguageMiddleware",
     # A suspended account sees only its notice and the appeal form (issue 14).
     "accounts.moderation.middleware.SuspensionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -230,9 +232,30 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 
-# --- I18n, static ---------------------------------------------------------------------
+# --- I18n (issue 16), static ------------------------------------------------------------
+# English is the source language. Each language is named in itself (the footer's switcher
+# and the settings page list them so). The catalogs are locale/<code>/LC_MESSAGES/
+# django.po (templates, Python) and djangojs.po (the table's JavaScript, served by
+# /jsi18n/); the game's own words per language live in locale/glossary.toml (README,
+# Translating). A visitor gets the language cookie (the switcher), else Accept-Language;
+# a signed-in user the profile's preferred_language (accounts/language.py). URLs carry no
+# language prefix.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LANGUAGES = [
+    ("en", "English"),
+    ("ru", "Русский"),
+    ("eu", "Euskara"),
+    ("mk", "Македонски"),
+    ("id", "Bahasa Indonesia"),
+    ("et", "Eesti"),
+    ("sq", "Shqip"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Dates and numbers follow the active locale; our own formats (kozel_site/formats/) only
+# keep English dates day-first, as the site always wrote them.
+FORMAT_MODULE_PATH = ["kozel_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -44,11 +44,12 @@ def test_rules_page_covers_every_rule(client):
 
 @pytest.mark.parametrize(("code", "rank", "suit", "colour", "label"), [
     ("TD", "10", "♦", "suit-D", "10 of diamonds"),
-    ("as", "A", "♠", "suit-S", "ace of spades"),
+    ("as", "A", "♠", "suit-S", "Ace of spades"),
     ("6C", "6", "♣", "suit-C", "6 of clubs"),
-    ("QH", "Q", "♥", "suit-H", "queen of hearts"),
+    ("QH", "Q", "♥", "suit-H", "Queen of hearts"),
 ])
 def test_card_include(code, rank, suit, colour, label):
+    """A card standing alone is named with a capital, like the table's (issue 16)."""
     html = render_to_string("cards/card.html", {"code": code})
     assert f'aria-label="{label}"' in html
     assert f">{rank}</text>" in html and f">{suit}</text>" in html

@@ -1,0 +1,124 @@
+"""Which language the site speaks to whom (issue 16).
+
+- A visitor: the language cookie that the footer's switcher sets, else the browser's
+  ``Accept-Language`` (Django's ``LocaleMiddleware``).
+- A signed-in user: the profile's ``preferred_language``. It is read once per session
+  (at sign-in, ``accounts.hooks``; or on the first request of an older session) and kept
+  in the session, so that a page costs no extra query.
+- A table socket: the same rules, read from the socket's scope (``games/consumers.py``
+  activates the result around every frame it handles).
+
+The switcher (``set_language``) posts to ``/i18n/setlang/``: it saves the choice on the
+profile of a signed-in user and sets the cookie for everyone, then returns to the same
+URL. URLs never carry a language prefix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+SESSION_KEY = "kozel_language"
+
+
+def supported(code: object) -> str | None:
+    """The language of settings.LANGUAGES that ``code`` names ("ru-RU" -> "ru"), or None."""
+    if not isinstance(code, str) or not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def profile_language(user: AbstractBaseUser) -> str | None:
+    """The profile's preferred language of ``user`` (one query), or None."""
+    from accounts.models import Profile
+
+    code = (Profile.objects.filter(user=user)
+            .values_list("preferred_language", flat=True).first())
+    return supported(code)
+
+
+def remember(session: Any, code: str | None) -> None:
+    """Keep a signed-in user's language in the session ("" means: none chosen)."""
+    session[SESSION_KEY] = code or ""
+
+
+def session_language(session: Any, user: AbstractBaseUser) -> str | None:
+    """A signed-in user's language: the session's copy, else the profile (then kept)."""
+    code = session.get(SESSION_KEY)
+    if code is None:
+        code = profile_language(user)
+        remember(session, code)
+    return supported(code)
+
+
+def scope_language(scope: Mapping[str, Any]) -> str:
+    """The language of a WebSocket connection: the same rules as for a page.
+
+    Reads the session (a query), so call it through ``database_sync_to_async``.
+    """
+    user = scope.get("user")
+    session = scope.get("session")
+    if user is not None and user.is_authenticated and session is not None:
+        code = session_language(session, user)
+        if code:
+            return code
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or []:
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+class PreferredLanguageMiddleware:
+    """After ``AuthenticationMiddleware``: a signed-in user's pages speak the profile's
+    language, whatever the cookie or the browser says."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            code = session_language(request.session, user)
+            if code and code != translation.get_language():
+                translation.activate(code)
+                request.LANGUAGE_CODE = code
+        return self.get_response(request)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """``POST /i18n/setlang/`` (language, next): the footer's switcher.
+
+    A signed-in user's choice is saved on the profile, the one place it lives; everyone
+    gets the language cookie (Django's ``set_language``, which also checks ``next``).
+    """
+    code = supported(request.POST.get("language"))
+    if code and request.user.is_authenticated:
+        from accounts.services import update_profile
+
+        try:
+            update_profile(request.user, preferred_language=code)
+        except ValidationError:
+            pass  # a deleted account keeps a blank profile; the cookie still switches
+        else:
+            remember(request.session, code)
+    return django_set_language(request)
+
+
+def on_login(sender: type, request: HttpRequest | None, user: AbstractBaseUser,
+             **kwargs: Any) -> None:
+    """``user_logged_in``: read the profile's language into the new session."""
+    if request is not None and hasattr(request, "session"):
+        remember(request.session, profile_language(user))

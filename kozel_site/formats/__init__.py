@@ -1,0 +1,1 @@
+"""Our own date formats per locale (settings.FORMAT_MODULE_PATH); Django's for the rest."""
