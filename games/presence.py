@@ -179,6 +179,19 @@ def reap(now: float | None = None) -> dict[int, set[int]]:
     return gone
 
 
+def online(now: float | None = None) -> dict[int, set[int]]:
+    """Signed-in people with a table open right now: user id -> the tables they have
+    open (one round trip; anonymous sockets are left out)."""
+    now = time.time() if now is None else now
+    found: dict[int, set[int]] = {}
+    for raw in client().zrangebyscore(_key("all"), f"({now}", "+inf"):
+        table, _, member = raw.decode().partition("|")
+        user_id = _parse(member).user_id
+        if user_id:
+            found.setdefault(user_id, set()).add(int(table))
+    return found
+
+
 def open_socket_count(now: float | None = None) -> int:
     """Sockets of this site (this key prefix) counted as open right now."""
     now = time.time() if now is None else now

@@ -46,6 +46,21 @@ def lobby_tables() -> list[Table]:
     return tables
 
 
+def online_now() -> dict[str, int]:
+    """How many signed-in people have a table open, and how many of them play at it."""
+    from games import presence
+
+    try:
+        online = presence.online()
+    except Exception:  # noqa: BLE001 - presence is advisory
+        return {"online": 0, "playing": 0}
+    playing = set(SeriesSeat.objects.filter(
+        user_id__in=list(online), series__status=Series.Status.PLAYING)
+        .values_list("user_id", "series__table_id"))
+    at_their_table = {user for user, table in playing if table in online.get(user, ())}
+    return {"online": len(online), "playing": len(at_their_table)}
+
+
 def current_series(table: Table) -> Series | None:
     """The table's latest series (playing or just finished), if any."""
     return table.series.order_by("-number").first()

@@ -17,9 +17,11 @@ from kozel_site import health
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """What the site is, where to start playing, and the open tables right now."""
-    from games.selectors import lobby_tables
+    from games.ratings.selectors import tables_worth_watching
+    from games.selectors import lobby_tables, online_now
 
-    return render(request, "home.html", {"tables": lobby_tables()[:8]})
+    return render(request, "home.html", {"tables": lobby_tables()[:8], "online": online_now(),
+                                         "watch": tables_worth_watching()})
 
 
 @require_GET

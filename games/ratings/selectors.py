@@ -270,3 +270,43 @@ def profile_panel(user: AbstractBaseUser) -> ProfileRatings:
     """Everything the profile shows from this app (a fixed number of queries)."""
     return ProfileRatings(rating_of(user), rating_history(user), favourite_partner(user),
                           recent_series(user))
+
+
+# How a bot level compares with people's ratings when choosing tables worth watching:
+# roughly where each level would sit on the board (games/bots/ARENA.md's ladder).
+BOT_WATCH_VALUE = {"strong": 1600, "club": 1450, "casual": 1250, "beginner": 1050,
+                   "random": 900}
+
+
+@dataclass(frozen=True)
+class WatchedTable:
+    """A live public table and why it is worth watching."""
+
+    table: Any
+    strength: int
+    names: list[str]
+
+
+def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
+    """Live public tables, strongest first: the best seat's displayed rating, or the
+    bot level's place on the ladder (issue 17, "online now")."""
+    from games.models import Series, SeriesSeat, Table
+
+    live = list(Series.objects.filter(status=Series.Status.PLAYING,
+                                      table__visibility=Table.Visibility.PUBLIC)
+                .select_related("table").order_by("-started_at")[:100])
+    seats = list(SeriesSeat.objects.filter(series__in=live).select_related("user"))
+    people = {s.user_id for s in seats if s.user_id}
+    shown = {r.user_id: rating_view(r).display for r in Rating.objects.filter(user_id__in=people)}
+    conf = rating_settings
+    by_series: dict[int, list[Any]] = {}
+    for seat in seats:
+        by_series.setdefault(seat.series_id, []).append(seat)
+    watched = []
+    for series in live:
+        roster = sorted(by_series.get(series.pk, []), key=lambda s: s.position)
+        strength = max((shown.get(s.user_id, conf.display(conf.MU, conf.SIGMA)) if s.user_id
+                        else BOT_WATCH_VALUE.get(s.bot_level, 0) for s in roster), default=0)
+        watched.append(WatchedTable(series.table, strength, [s.name for s in roster]))
+    watched.sort(key=lambda w: -w.strength)
+    return watched[:limit]
