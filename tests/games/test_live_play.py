@@ -65,7 +65,8 @@ def test_sweep_rescues_a_takeover_whose_bot_task_was_lost(cast, full_table):
     victim = state_of(game).turn
     # The test's transaction never commits, so the takeover's queued bot task is lost.
     take_over(game, victim)
-    assert sweep.sweep()["bots"] == 0  # not stalled yet
+    game.refresh_from_db()
+    assert sweep.sweep(game.updated_at)["bots"] == 0  # not stalled yet
     rescued = sweep.sweep(timezone.now() + timedelta(seconds=10))
     assert rescued["bots"] == 1
     move = Move.objects.get(game=game, seq=1)
