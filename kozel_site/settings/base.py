@@ -119,7 +119,13 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
             # blocking receive on an idle consumer (STACK-NOTES item 1).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # redis-py 8 also caps a connection pool at 100 connections by default, and
+            # channels-redis takes one per group_add/send in flight: 100 tables (400
+            # sockets on 2 processes) raised "Too many connections" in consumers, which
+            # closed with 1011 (python -m tests.load play, issue 15).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None,
+                       "max_connections": env_int("KOZEL_CHANNEL_LAYER_MAX_CONNECTIONS",
+                                                  2000, minimum=10)}],
             "prefix": f"{REDIS_PREFIX}:ch",
             "capacity": 500,
             "expiry": 60,
