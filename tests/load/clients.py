@@ -121,7 +121,12 @@ class SeatClient:
         self.version = -1
         self.view: dict[str, Any] | None = None
         self.playing = False
-        self.pending: list[Act] = []  # acts with no reply yet on the current socket
+        # Acts whose fence (a ping sent right after them) has not come back yet, oldest
+        # first. The consumer answers frames in order and an act gets at most one error,
+        # so an error belongs to the oldest unfenced act and its pong closes it: no error
+        # by then means the server took it.
+        self.pending: list[tuple[Act, str]] = []
+        self.fences = 0
         self.think_task: asyncio.Task[None] | None = None
         self.connected_once = asyncio.Event()
 
@@ -187,10 +192,7 @@ class SeatClient:
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline:
                 frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                if frame.get("type") == "pong":
-                    for act in self.pending:
-                        act.reply = act.reply or "none"
-                    self.pending.clear()
+                if frame.get("type") == "pong" and frame.get("nonce") == "end":
                     break
                 await self._handle(frame, time.monotonic(), final=True)
             await ws.close()
@@ -235,20 +237,21 @@ class SeatClient:
             code = frame.get("code", "?")
             self.stats.errors[code] += 1
             if self.pending:
-                self.pending.pop(0).reply = code
+                self.pending[0][0].reply = code
             if code == "stale":
                 await self._resync()
+        elif kind == "pong" and self.pending and frame.get("nonce") == self.pending[0][1]:
+            act, _ = self.pending.pop(0)
+            act.reply = act.reply or "none"
 
     def _note_accepted(self, game_id: int, version: int, view: dict[str, Any]) -> None:
         plays = [e for e in view.get("history", []) if e.get("event") == "play"]
         if not plays or plays[-1].get("seat") != self.seat:
             return
-        for act in self.pending:
+        for act, _ in self.pending:
             if (act.game_id, act.version + 1) == (game_id, version) \
                     and act.cards == plays[-1].get("cards"):
                 act.seen_accepted = True
-                act.reply = "none"
-                self.pending.remove(act)
                 return
 
     async def _resync(self) -> None:
@@ -276,13 +279,14 @@ class SeatClient:
                   list(action["cards"]), time.monotonic())
         self.think_task = None
         # Logged before the send: its event may be handled while the send is awaited.
+        self.fences += 1
+        fence = (act, f"fence-{self.fences}")
         self.stats.acts.append(act)
-        self.pending.append(act)
+        self.pending.append(fence)
         if not await self.send({"type": "act", "action": action, "version": version,
-                                "game_id": game_id}):
-            act.reply = "unsent"
-            if act in self.pending:
-                self.pending.remove(act)
+                                "game_id": game_id}) \
+                or not await self.send({"type": "ping", "nonce": fence[1]}):
+            act.reply = act.reply or "unsent"
 
 
 class FloorRoom:

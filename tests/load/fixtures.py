@@ -168,6 +168,7 @@ def check_moves(specs: list[TableSpec], acts: list[Any]) -> dict[str, Any]:
             if not matching:
                 problems.append(f"phantom move: game {game_id} seq {seq} seat {seat}")
             elif all(a.reply not in (None, "none", "unsent") for a in matching):
+                # every act that could be this Move was refused by the server
                 problems.append(f"refused but stored: game {game_id} seq {seq}")
         elif source == Move.Source.BOT and (series_id, seat) not in bot_seats:
             problems.append(f"bot move at a person's seat: game {game_id} seq {seq}")

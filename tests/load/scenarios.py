@@ -25,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
     layout = Layout(web=args.web, workers=args.workers, broker=args.broker,
                     heartbeat=args.heartbeat, sweep_seconds=args.sweep,
                     own_pg="postgres" in getattr(args, "kill", ""))
+    layout.logs = OUT / f"logs-{args.scenario}-{args.broker}-web{args.web}"
     scenario = {"play": play, "capacity": capacity, "faults": faults, "fuzz": fuzz_scenario,
                 "drop": drop_scenario, "smoke": smoke}[args.scenario]
     started = time.time()
