@@ -146,6 +146,8 @@ class SeatClient:
                     await self._listen(ws)
             except CONNECT_ERRORS:
                 self.stats.connect_failures += self.ws is None
+            except Exception as exc:  # noqa: BLE001 - a client must never die: it reconnects
+                self.stats.closes[f"client {type(exc).__name__}"] += 1
             finally:
                 self._socket_gone()
             if self.stop.is_set():
