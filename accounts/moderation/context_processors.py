@@ -18,4 +18,8 @@ def sanctions(request: HttpRequest) -> dict[str, Any]:
     notices = getattr(request, "sanction_notices", None)
     if notices is None:  # a request that did not pass the middleware (a test client view)
         notices = selectors.notices_for(user)
-    return {"sanction_notices": notices} if notices else {}
+    # The "Moderation" link of the account menu (one query; perms would cost two).
+    context: dict[str, Any] = {"is_moderator": selectors.is_moderator(user)}
+    if notices:
+        context["sanction_notices"] = notices
+    return context

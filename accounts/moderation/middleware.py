@@ -31,9 +31,9 @@ class SuspensionMiddleware:
             suspension = next((s for s in notices if s.kind == s.Kind.SUSPEND), None)
             if suspension is not None:
                 request.suspension = suspension  # type: ignore[attr-defined]
-                allowed = {reverse("moderation:suspended"), reverse("moderation:appeal"),
+                allowed = {reverse("moderation:standing"), reverse("moderation:appeal"),
                            reverse("account_logout")}
                 if request.path not in allowed and not request.path.startswith(
                         ALLOWED_PREFIXES):
-                    return redirect("moderation:suspended")
+                    return redirect("moderation:standing")
         return self.get_response(request)

@@ -14,7 +14,7 @@ urlpatterns = [
     path("report/", views.report, name="report"),
     path("account/reports/", views.my_reports, name="my_reports"),
     path("account/blocks/", views.blocks, name="blocks"),
-    path("account/suspended/", views.suspended, name="suspended"),
+    path("account/standing/", views.standing, name="standing"),
     path("account/appeal/", views.appeal, name="appeal"),
     path("table/<int:table_id>/chat-mute/", views.table_mute, name="table_mute"),
     # Moderators.

@@ -1,11 +1,329 @@
-"""Moderation pages (filled in by the next commit)."""
+"""Moderation pages: the players' side (report, my reports, blocks, standing and appeal,
+a table's chat mute) and the moderators' (queue, report with its context, a player's
+history, actions, the log). Each view parses, authorizes, calls one service or
+selector, and renders; a refused action shows the service's reason and changes nothing.
+"""
 
-from django.http import HttpRequest, HttpResponse
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.moderation import selectors
+from accounts.moderation.models import ModerationLog, Report
+from accounts.moderation.services import blocks as block_service
+from accounts.moderation.services import reports as report_service
+from accounts.moderation.services import sanctions as sanction_service
+from accounts.moderation.services import voids as void_service
+from games import selectors as game_selectors
+from games.models import Series
+from games.services.errors import ServiceError
+
+CATEGORY_CHOICES = [(c, Report.Category(c).label) for c in report_service.PLAYER_CATEGORIES]
+ACTIONS = [
+    ("close", "Close: nothing to act on"),
+    ("warn", "Warn"),
+    ("mute", "Mute in chat for N hours"),
+    ("ban", "Ban from ranked for N days"),
+    ("suspend", "Suspend for N days (empty: for good)"),
+    ("rename", "Force a rename"),
+    ("hide", "Hide the reported chat line"),
+    ("void", "Void the series (roll its ratings back)"),
+    ("mark_cheating", "Mark cheating: void rated series in a window"),
+    ("mark_boosting", "Mark boosting: void rated series in a window"),
+]
 
 
-def _later(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    return HttpResponse("Not available yet.", status=503, content_type="text/plain")
+def _invited(request: HttpRequest) -> set[int]:
+    return set(request.session.get("invited_tables", []))
 
 
-report = my_reports = blocks = suspended = appeal = table_mute = _later
-queue = report_detail = act = player = act_on_player = void = log_page = _later
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def moderator_required(perm: str) -> Any:
+    """Signed in (else the sign-in page) and holding ``perm`` (else 403)."""
+    def wrap(view: Any) -> Any:
+        return login_required(permission_required(perm, raise_exception=True)(view))
+    return wrap
+
+
+# --- players ------------------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report(request: HttpRequest) -> HttpResponse:
+    """``/report/``: report a player (from a seat, a chat line, a profile, a series)."""
+    data = request.POST if request.method == "POST" else request.GET
+    where = {k: data.get(k) or None for k in ("table", "series", "game", "message")}
+    reported = selectors.user_by_name(data.get("user"))
+    if request.method == "POST":
+        try:
+            filed = report_service.file_report(
+                request.user, data.get("user"), data.get("category"), data.get("text", ""),
+                source=data.get("source") or Report.Source.PROFILE, table_id=where["table"],
+                series_id=where["series"], game_id=where["game"],
+                message_id=where["message"], invited=_invited(request))
+            if data.get("block") == "1":
+                block_service.block(request.user, filed.reported)
+        except ServiceError as error:
+            if _wants_json(request):
+                return JsonResponse({"ok": False, "code": error.code,
+                                     "message": error.message}, status=400)
+            messages.error(request, error.message)
+        else:
+            text = ("Thanks: moderators will look at your report. You can follow its "
+                    "status under Your reports.")
+            if _wants_json(request):
+                return JsonResponse({"ok": True, "id": filed.pk, "message": text})
+            messages.success(request, text)
+            return redirect("moderation:my_reports")
+    people: list[Any] = []
+    series = None
+    if where["series"] and str(where["series"]).isdigit():
+        series = Series.objects.filter(pk=int(where["series"])).first()
+        if series is not None and game_selectors.may_view_table(series.table, request.user,
+                                                                _invited(request)):
+            people = [s for s in game_selectors.roster(series)
+                      if s.person_id and s.person_id != request.user.pk]
+        else:
+            series = None
+    return render(request, "moderation/report.html", {
+        "reported": reported, "where": where, "series": series, "people": people,
+        "categories": CATEGORY_CHOICES, "source": data.get("source") or "profile",
+        "text": data.get("text", ""), "category": data.get("category", ""),
+    })
+
+
+@login_required
+@require_GET
+def my_reports(request: HttpRequest) -> HttpResponse:
+    """``/account/reports/``: your reports and their status, never what was done."""
+    return render(request, "moderation/my_reports.html", {
+        "reports": selectors.reports_filed_by(request.user),
+        "appeals": selectors.appeals_by(request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def blocks(request: HttpRequest) -> HttpResponse:
+    """``/account/blocks/``: whom you blocked; block or unblock by username."""
+    if request.method == "POST":
+        name = request.POST.get("user", "")
+        try:
+            if request.POST.get("action") == "unblock":
+                block_service.unblock(request.user, name)
+                messages.success(request, f"You unblocked {name}.")
+            elif request.POST.get("action") == "block":
+                block_service.block(request.user, name)
+                messages.success(request, f"You blocked {name}: you will not see their chat, "
+                                          "and they cannot invite you or join your private "
+                                          "tables.")
+            else:
+                messages.error(request, "Block or unblock?")
+        except ServiceError as error:
+            messages.error(request, error.message)
+        return redirect("moderation:blocks")
+    rows = (request.user.blocks.select_related("blocked__profile")  # type: ignore[attr-defined]
+            .order_by("-created_at"))
+    return render(request, "moderation/blocks.html", {"rows": rows})
+
+
+@login_required
+@require_GET
+def standing(request: HttpRequest) -> HttpResponse:
+    """``/account/standing/``: every sanction in force, why and until when, and how to
+    appeal. A suspended account sees only this page (middleware)."""
+    notices = selectors.notices_for(request.user)
+    open_appeals = set(Report.objects.filter(reporter=request.user,
+                                             category=Report.Category.APPEAL,
+                                             status=Report.Status.OPEN)
+                       .values_list("sanction_id", flat=True))
+    return render(request, "moderation/standing.html", {
+        "notices": notices, "open_appeals": open_appeals,
+        "appeals": selectors.appeals_by(request.user)})
+
+
+@login_required
+@require_POST
+def appeal(request: HttpRequest) -> HttpResponse:
+    """Appeal a sanction: it becomes a report for moderators."""
+    try:
+        report_service.appeal(request.user, request.POST.get("sanction"),
+                              request.POST.get("text", ""))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Your appeal is with the moderators. You will see its "
+                                  "status here.")
+    return redirect("moderation:standing")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_mute(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Whether you muted this table's chat (GET), or mute or unmute it (POST); JSON for
+    the table page."""
+    if request.method == "GET":
+        return JsonResponse({"ok": True, "muted": selectors.table_muted(request.user,
+                                                                         table_id)})
+    try:
+        muted = block_service.set_table_mute(request.user, table_id,
+                                             request.POST.get("muted") == "1",
+                                             invited=_invited(request))
+    except ServiceError as error:
+        return JsonResponse({"ok": False, "message": error.message}, status=400)
+    return JsonResponse({"ok": True, "muted": muted})
+
+
+# --- moderators ----------------------------------------------------------------------------
+
+@moderator_required("moderation.view_report")
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    """``/moderation/``: open reports, most-reported players first, then newest;
+    ``?player=name`` opens that player's history."""
+    if request.GET.get("player"):
+        found = selectors.user_by_name(request.GET["player"])
+        if found is not None:
+            return redirect("moderation:player", username=found.get_username())
+        messages.error(request, "There is no such player.")
+    return render(request, "moderation/queue.html", {"rows": selectors.report_queue()})
+
+
+def _report_or_404(report_id: int) -> Report:
+    found = (Report.objects.select_related("reporter__profile", "reported__profile", "table",
+                                           "series", "chat_message", "sanction")
+             .filter(pk=report_id).first())
+    if found is None:
+        raise Http404("No such report.")
+    return found
+
+
+@moderator_required("moderation.view_report")
+@require_GET
+def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
+    """One report with its context: the chat around the line, the replay, the conduct
+    record, earlier reports and sanctions, and the actions."""
+    found = _report_or_404(report_id)
+    return render(request, "moderation/report_detail.html", {
+        "report": found, "history": selectors.user_history(found.reported),
+        "actions": ACTIONS, "may_act": request.user.has_perm("moderation.add_sanction"),
+        "may_void": request.user.has_perm("moderation.void_series"),
+        "others": Report.objects.filter(reported=found.reported, status=Report.Status.OPEN)
+        .exclude(pk=found.pk).count()})
+
+
+def _run_action(request: HttpRequest, user: Any, report: Report | None) -> str:
+    """Carry out the posted action; returns what to tell the moderator."""
+    data = request.POST
+    action = data.get("action")
+    reason = data.get("reason", "")
+    ids = [report.pk] if report is not None else None
+    if action == "close":
+        if report is None:
+            raise PermissionDenied
+        report_service.close_report(request.user, report.pk, reason)
+        return "Report closed."
+    if action == "warn":
+        sanction_service.warn(request.user, user, reason, ids)
+        return "Warned."
+    if action == "mute":
+        sanction_service.mute_chat(request.user, user, data.get("amount"), reason, ids)
+        return "Muted in chat."
+    if action == "ban":
+        sanction_service.ban_ranked(request.user, user, data.get("amount"), reason, ids)
+        return "Banned from ranked."
+    if action == "suspend":
+        sanction_service.suspend(request.user, user, data.get("amount") or None, reason, ids)
+        return "Suspended."
+    if action == "rename":
+        sanction_service.force_rename(request.user, user, reason, ids)
+        return "Renamed."
+    if action == "hide":
+        message_id = data.get("message") or (report.chat_message_id if report else None)
+        sanction_service.hide_message(request.user, message_id, reason, ids)
+        return "Chat line hidden."
+    if action == "void":
+        series_id = data.get("series") or (report.series_id if report else None)
+        void_service.void_series(request.user, series_id, reason, ids)
+        return "Series voided; its ratings are being rolled back."
+    if action in ("mark_cheating", "mark_boosting"):
+        _mark, voided = void_service.mark_account(
+            request.user, user, action.removeprefix("mark_"), data.get("since"),
+            data.get("until"), reason, ids)
+        return f"Marked; {len(voided)} rated series voided."
+    if action == "lift":
+        sanction_service.lift(request.user, data.get("sanction"), reason)
+        return "Sanction lifted."
+    raise ServiceError("Choose an action.")
+
+
+@moderator_required("moderation.view_report")
+@require_POST
+def act(request: HttpRequest, report_id: int) -> HttpResponse:
+    found = _report_or_404(report_id)
+    try:
+        messages.success(request, _run_action(request, found.reported, found))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("moderation:report_detail", report_id=found.pk)
+
+
+def _player_or_404(username: str) -> Any:
+    user = selectors.user_by_name(username)
+    if user is None:
+        raise Http404("No such player.")
+    return user
+
+
+@moderator_required("moderation.view_sanction")
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's moderation history: sanctions, reports, conduct, log."""
+    user = _player_or_404(username)
+    return render(request, "moderation/player.html", {
+        "history": selectors.user_history(user), "actions": ACTIONS[1:],
+        "may_act": request.user.has_perm("moderation.add_sanction"),
+        "may_void": request.user.has_perm("moderation.void_series")})
+
+
+@moderator_required("moderation.view_sanction")
+@require_POST
+def act_on_player(request: HttpRequest, username: str) -> HttpResponse:
+    user = _player_or_404(username)
+    try:
+        messages.success(request, _run_action(request, user, None))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("moderation:player", username=user.get_username())
+
+
+@moderator_required("moderation.void_series")
+@require_POST
+def void(request: HttpRequest, series_id: int) -> HttpResponse:
+    try:
+        void_service.void_series(request.user, series_id, request.POST.get("reason", ""))
+        messages.success(request, "Series voided; its ratings are being rolled back.")
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith(
+        "/moderation/") else "moderation:queue")
+
+
+@moderator_required("moderation.view_moderationlog")
+@require_GET
+def log_page(request: HttpRequest) -> HttpResponse:
+    """``/moderation/log/``: every action, newest first (read only, like the log)."""
+    rows = ModerationLog.objects.select_related("actor", "subject")
+    page = Paginator(rows, 50).get_page(request.GET.get("page"))
+    return render(request, "moderation/log.html", {"page": page})
+

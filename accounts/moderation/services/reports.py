@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -140,7 +141,12 @@ def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any,
     for bad input, a place the reporter cannot see, themselves, too many reports in an
     hour, or the same open report twice."""
     reporter = _require_player(reporter)
-    if not hasattr(reported, "pk"):
+    if reported in (None, "") and message_id not in (None, ""):
+        # Reporting a chat line names its author.
+        line = ChatMessage.objects.select_related("user").filter(
+            pk=_id(message_id, "chat line")).first()
+        reported = line.user if line is not None else None
+    elif not hasattr(reported, "pk"):
         reported = selectors.user_by_name(reported)
     if reported is None:
         raise NotFoundError("There is no such player.")
@@ -158,7 +164,7 @@ def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any,
     where = _resolve_where(reporter, reported, *ids, invited or set())
     with transaction.atomic():
         # Serialise one reporter's reports: the limits below count committed rows.
-        type(reporter).objects.select_for_update().filter(pk=reporter.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=reporter.pk).first()
         since = timezone.now() - timedelta(hours=1)
         if (Report.objects.filter(reporter=reporter, created_at__gte=since).count()
                 >= moderation_settings.REPORTS_PER_HOUR):
@@ -199,7 +205,7 @@ def appeal(user: AbstractBaseUser | None, sanction_id: Any, text: Any) -> Report
     if len(clean) < 10:
         raise InvalidRequestError("Tell the moderators in a sentence or two why.")
     with transaction.atomic():
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if Report.objects.filter(sanction=sanction, status=Report.Status.OPEN).exists():
             raise ReportLimitError("Your appeal is with the moderators already.")
         return Report.objects.create(

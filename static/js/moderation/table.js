@@ -1,0 +1,201 @@
+// Moderation on the live table (issue 14): report a player from their seat plate, from a
+// chat line or after the series; mute this table's chat for yourself. A module of its
+// own beside table/*.js: it reads the table's state (window.kozelTable) and watches the
+// regions table.js renders, and never changes what they show.
+
+const root = document.getElementById("kz-table");
+const signedIn = !document.querySelector(".kz-chat-signin");
+
+function csrf() {
+  const input = root && root.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+function state() {
+  return (window.kozelTable && window.kozelTable.state) || {};
+}
+
+function me() {
+  const snap = state().snap;
+  return snap && snap.you ? snap.you.user : null;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+async function post(url, fields) {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) if (value !== null && value !== undefined && value !== "") body.append(key, value);
+  const response = await fetch(url, {
+    method: "POST", body, credentials: "same-origin",
+    headers: { "X-CSRFToken": csrf(), Accept: "application/json" },
+  });
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    data = { ok: false, message: "Something went wrong; try again." };
+  }
+  return data;
+}
+
+// --- the report dialog ---------------------------------------------------------------
+const CATEGORIES = [
+  ["abuse", "Abusive chat"], ["stalling", "Stalling or leaving"],
+  ["cheating", "Cheating or collusion"], ["name", "Offensive name"], ["other", "Other"],
+];
+
+let dialog = null;
+
+function buildDialog() {
+  const form = el("form", { method: "dialog", id: "kz-report-form" });
+  const who = el("p", { id: "kz-report-who" });
+  const pick = el("select", { id: "kz-report-user", name: "user", "aria-label": "Whom do you report?", hidden: true });
+  const category = el("select", { id: "kz-report-category", name: "category", "aria-label": "What happened?" });
+  for (const [value, label] of CATEGORIES) category.append(el("option", { value, text: label }));
+  const text = el("textarea", { id: "kz-report-text", name: "text", rows: "3", maxlength: "1000", "aria-label": "Anything moderators should know (optional)", placeholder: "Anything moderators should know (optional)" });
+  const block = el("input", { type: "checkbox", id: "kz-report-block", name: "block", value: "1" });
+  const status = el("p", { id: "kz-report-status", role: "status", class: "muted" });
+  const cancel = el("button", { type: "button", id: "kz-report-cancel", text: "Cancel" });
+  const send = el("button", { type: "submit", id: "kz-report-send", class: "primary", text: "Send the report" });
+  form.append(el("h2", { text: "Report a player" }), who, pick, category, text,
+    el("label", {}, block, document.createTextNode(" Also block this player")), status,
+    el("div", { class: "row" }, cancel, send));
+  dialog = el("dialog", { id: "kz-report-dialog", class: "kz-report-dialog", "aria-labelledby": "kz-report-title" }, form);
+  form.querySelector("h2").id = "kz-report-title";
+  document.body.append(dialog);
+  cancel.addEventListener("click", () => dialog.close());
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const ctx = dialog.context || {};
+    send.disabled = true;
+    status.textContent = "Sending…";
+    const data = await post("/report/", {
+      user: ctx.user || (pick.hidden ? "" : pick.value), category: category.value, text: text.value,
+      source: ctx.source, table: root.dataset.tableId, message: ctx.message, series: ctx.series,
+      block: block.checked ? "1" : "",
+    });
+    send.disabled = false;
+    status.textContent = data.message || (data.ok ? "Sent." : "Refused.");
+    if (data.ok) {
+      send.hidden = true;
+      cancel.textContent = "Close";
+    }
+  });
+}
+
+function openReport(ctx) {
+  if (!dialog) buildDialog();
+  dialog.context = ctx;
+  dialog.querySelector("#kz-report-who").textContent = ctx.label || "";
+  const pick = dialog.querySelector("#kz-report-user");
+  pick.replaceChildren();
+  pick.hidden = !ctx.choices;
+  for (const [value, label] of ctx.choices || []) pick.append(el("option", { value, text: label }));
+  dialog.querySelector("#kz-report-category").value = ctx.category || "abuse";
+  dialog.querySelector("#kz-report-text").value = "";
+  dialog.querySelector("#kz-report-block").checked = false;
+  dialog.querySelector("#kz-report-status").textContent = "";
+  dialog.querySelector("#kz-report-send").hidden = false;
+  dialog.querySelector("#kz-report-cancel").textContent = "Cancel";
+  dialog.showModal();
+}
+
+function reportButton(label, ctx) {
+  const button = el("button", { type: "button", class: "kz-report-btn", title: label, "aria-label": label, text: "⚑" });
+  button.addEventListener("click", (event) => {
+    event.stopPropagation();
+    openReport(ctx);
+  });
+  return button;
+}
+
+// --- where the buttons go --------------------------------------------------------------
+function people() {
+  const snap = state().snap;
+  return ((snap && snap.seats) || []).filter((s) => s.user && s.user !== me());
+}
+
+function decoratePlates() {
+  const seats = (state().snap && state().snap.seats) || [];
+  root.querySelectorAll(".kz-seat[data-seat]").forEach((plate) => {
+    if (plate.querySelector(".kz-report-btn")) return;
+    const seat = seats.find((s) => String(s.position) === plate.dataset.seat);
+    if (!seat || !seat.user || seat.user === me()) return;
+    const head = plate.querySelector(".plate-head") || plate;
+    head.append(reportButton(`Report ${seat.name || seat.user}`, {
+      user: seat.user, source: "seat", category: "stalling", label: `Reporting ${seat.name || seat.user}`,
+    }));
+  });
+}
+
+function decorateChat() {
+  const mine = new Set(((state().snap && state().snap.chat) || []).filter((m) => m.user === me()).map((m) => String(m.id)));
+  root.querySelectorAll("#kz-chat-list li[data-chat-id]").forEach((line) => {
+    const id = line.dataset.chatId;
+    if (!id || mine.has(id) || line.querySelector(".kz-report-btn")) return;
+    const name = (line.querySelector("strong") || {}).textContent || "this player";
+    line.append(reportButton(`Report this line by ${name}`, {
+      message: id, source: "chat", category: "abuse", label: `Reporting a chat line by ${name}`,
+    }));
+  });
+}
+
+function decorateSeriesEnd() {
+  const box = root.querySelector("#kz-series-end");
+  const series = state().snap && state().snap.series;
+  if (!box || box.hidden || !series || box.querySelector(".kz-series-report")) return;
+  const choices = people().map((s) => [s.user, s.name || s.user]);
+  if (!choices.length) return;
+  const button = el("button", { type: "button", class: "kz-series-report", text: "Report a player" });
+  button.addEventListener("click", () => openReport({ source: "series", series: series.id, choices, label: "Whom do you report from this series?" }));
+  box.append(button);
+}
+
+function decorate() {
+  if (!signedIn) return;
+  decoratePlates();
+  decorateChat();
+  decorateSeriesEnd();
+}
+
+// --- muting this table's chat for yourself ----------------------------------------------
+async function chatMuteToggle() {
+  const chat = root.querySelector(".kz-chat h2");
+  if (!chat || !signedIn) return;
+  const box = el("input", { type: "checkbox", id: "kz-chat-mute" });
+  const tools = el("div", { class: "kz-chat-tools" },
+    el("label", {}, box, document.createTextNode(" Mute this table's chat")));
+  chat.after(tools);
+  const list = root.querySelector("#kz-chat-list");
+  const apply = (muted) => {
+    box.checked = muted;
+    if (list) list.hidden = muted;
+  };
+  try {
+    const response = await fetch(`/table/${root.dataset.tableId}/chat-mute/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const data = await response.json();
+    if (data.ok) apply(Boolean(data.muted));
+  } catch {
+    /* the toggle still works */
+  }
+  box.addEventListener("change", async () => {
+    const data = await post(`/table/${root.dataset.tableId}/chat-mute/`, { muted: box.checked ? "1" : "0" });
+    if (data.ok) apply(Boolean(data.muted));
+    else apply(!box.checked);
+  });
+}
+
+if (root) {
+  new MutationObserver(decorate).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
+  decorate();
+  chatMuteToggle();
+}
