@@ -8,6 +8,11 @@
 - Pair queue: two pairs whose mean ratings lie within both pairs' ranges (a pair's range
   is its newer member's); partners sit opposite (R1).
 - Only entries with the same turn clock are matched. No entry is used twice.
+- Casual quick match (:func:`plan_casual`, issue 17): no rating at stake, so four people
+  are seated as soon as their preferences agree (clock, target: each open or one value),
+  longest waiting first; solos and pairs mix (a pair sits opposite, R1). Once the longest
+  waiting person of a group has waited their ``bot_wait`` and everyone in it allows
+  bots, at least ``min_people`` people are seated and bots fill the missing seats.
 """
 
 from __future__ import annotations
@@ -27,8 +32,11 @@ class Waiting:
     user_id: int
     mu: float
     joined_at: datetime
-    turn_seconds: int
+    turn_seconds: int | None  # casual: None is any clock, 0 no clock
     partner_id: int | None = None
+    target: int | None = None  # casual: None is any target
+    allow_bots: bool = False
+    bot_wait: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -127,3 +135,149 @@ def plan_matches(entries: Sequence[Waiting], now: datetime,
     flip = coin or (lambda: secrets.randbelow(2) == 0)
     solos, pairs = _units(entries, now)
     return _match_solos(solos, flip) + _match_pairs(pairs, flip)
+
+
+# --- Casual quick match -----------------------------------------------------------------
+
+_CONFLICT = object()
+
+
+@dataclass(frozen=True)
+class CasualMatch:
+    """People by seat position 0–3 (0+2 against 1+3), ``None`` where a bot sits; the
+    agreed clock (None: no clock), target, and the people's mean mu (for the bots)."""
+
+    positions: tuple[int | None, int | None, int | None, int | None]
+    turn_seconds: int | None
+    target: int
+    mu: float
+
+    @property
+    def people(self) -> list[int]:
+        return [p for p in self.positions if p is not None]
+
+
+def _agree(current: object, wish: object) -> object:
+    """Two open-or-fixed preferences combined: the fixed one, or a conflict."""
+    if current is None:
+        return wish
+    if wish is None or wish == current:
+        return current
+    return _CONFLICT
+
+
+def _casual_units(entries: Sequence[Waiting]) -> list[tuple[Waiting, ...]]:
+    by_user = {e.user_id: e for e in entries}
+    units: list[tuple[Waiting, ...]] = []
+    seen: set[int] = set()
+    for e in sorted(entries, key=lambda e: (e.joined_at, e.user_id)):
+        if e.user_id in seen:
+            continue
+        if e.partner_id is None:
+            seen.add(e.user_id)
+            units.append((e,))
+            continue
+        mate = by_user.get(e.partner_id)
+        if mate is None or mate.partner_id != e.user_id:
+            continue  # half a pair (the other left a moment ago): not matchable
+        seen |= {e.user_id, mate.user_id}
+        units.append((e, mate))
+    return units
+
+
+def _gather(anchor: tuple[Waiting, ...], units: list[tuple[Waiting, ...]],
+            used: set[int], bots_only: bool) -> tuple[list[tuple[Waiting, ...]], object, object]:
+    """The anchor and the earliest units that fit four seats and agree with the group."""
+    group = [anchor]
+    clock: object = None
+    target: object = None
+    for member in anchor:
+        clock, target = _agree(clock, member.turn_seconds), _agree(target, member.target)
+    seats = len(anchor)
+    for unit in units:
+        if seats == 4:
+            break
+        if unit is anchor or id(unit) in used or seats + len(unit) > 4:
+            continue
+        if bots_only and not all(m.allow_bots for m in unit):
+            continue
+        c, t = clock, target
+        for member in unit:
+            c, t = _agree(c, member.turn_seconds), _agree(t, member.target)
+        if c is _CONFLICT or t is _CONFLICT:
+            continue
+        group.append(unit)
+        clock, target = c, t
+        seats += len(unit)
+    return group, clock, target
+
+
+def _seat(group: list[tuple[Waiting, ...]]) -> list[int | None]:
+    """Positions for a group: a pair opposite (R1); four solos strongest + weakest
+    against the middle two (as ranked); three solos: the strongest partners the bot;
+    two solos partner each other against two bots."""
+    pairs = [u for u in group if len(u) == 2]
+    solos = sorted((u[0] for u in group if len(u) == 1), key=lambda w: (-w.mu, w.user_id))
+    seats: list[int | None] = [None, None, None, None]
+    if pairs:
+        seats[0], seats[2] = pairs[0][0].user_id, pairs[0][1].user_id
+        if len(pairs) == 2:
+            seats[1], seats[3] = pairs[1][0].user_id, pairs[1][1].user_id
+        for position, solo in zip((1, 3), solos, strict=False):
+            seats[position] = solo.user_id
+    elif len(solos) == 4:
+        strong, second, third, weak = solos
+        seats = [strong.user_id, second.user_id, weak.user_id, third.user_id]
+    elif len(solos) == 3:
+        seats = [solos[0].user_id, solos[1].user_id, None, solos[2].user_id]
+    else:
+        seats = [solos[0].user_id, None, solos[1].user_id if len(solos) > 1 else None, None]
+    return seats
+
+
+def plan_casual(entries: Sequence[Waiting], now: datetime, *, default_clock: int | None,
+                default_target: int, min_people: int = 2,
+                coin: Callable[[], bool] | None = None) -> list[CasualMatch]:
+    """The casual tables to form now from ``entries`` (each person in at most one).
+
+    Full tables first (for every person, longest waiting first), then, among those
+    left, tables completed by bots.
+    """
+    flip = coin or (lambda: secrets.randbelow(2) == 0)
+    units = _casual_units(entries)
+    used: set[int] = set()
+    groups: list[tuple[list[tuple[Waiting, ...]], object, object]] = []
+    for anchor in units:
+        if id(anchor) in used:
+            continue
+        group, clock, target = _gather(anchor, units, used, bots_only=False)
+        if sum(len(u) for u in group) == 4:
+            used |= {id(u) for u in group}
+            groups.append((group, clock, target))
+    for anchor in units:
+        if id(anchor) in used or not all(m.allow_bots for m in anchor):
+            continue
+        waited = (now - min(m.joined_at for m in anchor)).total_seconds()
+        if waited < max(m.bot_wait for m in anchor):
+            continue
+        group, clock, target = _gather(anchor, units, used, bots_only=True)
+        if sum(len(u) for u in group) >= min_people:
+            used |= {id(u) for u in group}
+            groups.append((group, clock, target))
+    matches = []
+    for group, clock, target in groups:
+        seats = _seat(group)
+        if not flip():  # which team sits at 0 + 2; a turn by one seat keeps partners opposite
+            seats = seats[1:] + seats[:1]
+        people = [m for u in group for m in u]
+        agreed_clock = default_clock if clock is None else (int(clock) or None)  # type: ignore[call-overload]
+        matches.append(CasualMatch(
+            (seats[0], seats[1], seats[2], seats[3]), agreed_clock,
+            default_target if target is None else int(target),  # type: ignore[call-overload]
+            sum(m.mu for m in people) / len(people)))
+    return matches
+
+
+def bot_level_near(strength: float, ladder: dict[str, int]) -> str:
+    """The level on ``ladder`` (level -> comparable rating) closest to ``strength``."""
+    return min(ladder, key=lambda level: (abs(ladder[level] - strength), -ladder[level]))

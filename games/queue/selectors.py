@@ -17,30 +17,39 @@ def _name(user: Any) -> str:
     return getattr(profile, "public_name", None) or user.get_username()
 
 
-def queue_status(user: AbstractBaseUser) -> dict[str, Any]:
-    """What the queue page shows: your state, how many wait, your time, invitations.
+def queue_status(user: AbstractBaseUser, kind: str = QueueEntry.Kind.RANKED) -> dict[str, Any]:
+    """What the page of one queue (``kind``) shows: your state, how many wait there,
+    your time, its invitations.
 
-    ``state`` is ``idle``, ``waiting`` or ``matched`` (then ``table_url`` is where to go).
+    ``state`` is ``idle``, ``waiting`` or ``matched`` (then ``table_url`` is where to go);
+    ``other_queue`` names the other queue when you wait there instead.
     """
     entry = (QueueEntry.objects.select_related("table", "partner__profile")
              .filter(user=user).first())
-    waiting = QueueEntry.objects.filter(status=QueueEntry.Status.WAITING).count()
+    waiting = QueueEntry.objects.filter(status=QueueEntry.Status.WAITING, kind=kind).count()
     status: dict[str, Any] = {"state": "idle", "waiting": waiting, "seconds": 0, "mode": None,
-                              "partner": None, "table_url": None, "turn_seconds": None}
-    if entry is not None and entry.status == QueueEntry.Status.WAITING:
+                              "partner": None, "table_url": None, "turn_seconds": None,
+                              "other_queue": None}
+    if (entry is not None and entry.status == QueueEntry.Status.WAITING
+            and entry.kind != kind):
+        status["other_queue"] = entry.kind
+    elif entry is not None and entry.status == QueueEntry.Status.WAITING:
         status.update(state="waiting", mode=entry.mode, turn_seconds=entry.turn_seconds,
                       seconds=int((timezone.now() - entry.joined_at).total_seconds()),
-                      partner=_name(entry.partner) if entry.partner_id else None)
+                      partner=_name(entry.partner) if entry.partner_id else None,
+                      target=entry.target, allow_bots=entry.allow_bots,
+                      bot_wait=entry.bot_wait_seconds)
     elif (entry is not None and entry.table is not None
           and entry.table.status in (Table.Status.OPEN, Table.Status.PLAYING)):
         status.update(state="matched", mode=entry.mode,
                       table_url=reverse("games:table", args=[entry.table_id]))
-    sent = PairInvite.objects.select_related("to_user__profile").filter(from_user=user).first()
+    sent = (PairInvite.objects.select_related("to_user__profile")
+            .filter(from_user=user, kind=kind).first())
     status["invite_sent"] = ({"id": sent.pk, "to": _name(sent.to_user),
                               "turn_seconds": sent.turn_seconds} if sent else None)
     status["invites"] = [
         {"id": i.pk, "from": _name(i.from_user), "username": i.from_user.get_username(),
          "turn_seconds": i.turn_seconds}
         for i in PairInvite.objects.select_related("from_user__profile")
-        .filter(to_user=user).order_by("-created_at")[:10]]
+        .filter(to_user=user, kind=kind).order_by("-created_at")[:10]]
     return status

@@ -1,5 +1,7 @@
 """Writes of the ranked queue: join, leave, pair invites, and the matcher.
 
+(The casual quick match shares the queue's models and task: games/queue/casual.py.)
+
 Joining and leaving happen in the web request (leaving is instant); matching never
 does: :func:`match_queue` runs in ``match_queue_task`` (beat every ~2 s, plus a kick on
 each join). It locks every waiting entry, plans the tables (``matching.py``), and for
@@ -89,7 +91,10 @@ def _kick_on_commit() -> None:
 
 
 def _put_in_queue(user_id: int, mode: str, partner_id: int | None, turn_seconds: int) -> None:
+    # The row may have been a casual entry before: its casual preferences are cleared.
     QueueEntry.objects.update_or_create(user_id=user_id, defaults={
+        "kind": QueueEntry.Kind.RANKED, "target": None, "allow_bots": False,
+        "bot_wait_seconds": 30,
         "mode": mode, "partner_id": partner_id, "turn_seconds": turn_seconds,
         "mu": _mu(user_id), "status": QueueEntry.Status.WAITING,
         "joined_at": timezone.now(), "table": None, "matched_at": None})
@@ -103,6 +108,8 @@ def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> Queue
     with transaction.atomic():
         entry = QueueEntry.objects.select_for_update().filter(user=user).first()
         if entry is not None and entry.status == QueueEntry.Status.WAITING:
+            if entry.kind != QueueEntry.Kind.RANKED:
+                raise TableStateError("You are in the casual queue: leave it first.")
             return entry
         _require_free(user)
         _put_in_queue(user.pk, QueueEntry.Mode.SOLO, None, clock)
@@ -157,7 +164,7 @@ def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
     with transaction.atomic():
         invite = (PairInvite.objects.select_for_update()
                   .filter(pk=invite_id if isinstance(invite_id, int) else -1,
-                          to_user=user).first())
+                          to_user=user, kind=QueueEntry.Kind.RANKED).first())
         if invite is None:
             raise NotFoundError("That invitation is no longer open.")
         inviter = invite.from_user
@@ -216,7 +223,8 @@ def match_queue() -> list[int]:
         # The row locks keep a second matcher (another worker) off these entries until
         # we commit; it then sees them matched and skips them.
         entries = list(QueueEntry.objects.select_for_update()
-                       .filter(status=QueueEntry.Status.WAITING).order_by("joined_at", "id"))
+                       .filter(status=QueueEntry.Status.WAITING, kind=QueueEntry.Kind.RANKED)
+                       .order_by("joined_at", "id"))
         # Someone who sat down at another ranked table meanwhile leaves the queue (with
         # their partner): seating them here would put one person at two tables.
         busy = set(Seat.objects.filter(
@@ -225,8 +233,8 @@ def match_queue() -> list[int]:
         ).values_list("user_id", flat=True))
         if busy:
             gone = busy | {e.partner_id for e in entries if e.user_id in busy and e.partner_id}
-            QueueEntry.objects.filter(user_id__in=gone,
-                                      status=QueueEntry.Status.WAITING).delete()
+            QueueEntry.objects.filter(user_id__in=gone, status=QueueEntry.Status.WAITING,
+                                      kind=QueueEntry.Kind.RANKED).delete()
             entries = [e for e in entries if e.user_id not in gone]
         waiting = [matching.Waiting(e.user_id, e.mu, e.joined_at, e.turn_seconds, e.partner_id)
                    for e in entries]
@@ -238,6 +246,7 @@ def match_queue() -> list[int]:
                     table = create_ranked_table(players, match.turn_seconds)
                     updated = QueueEntry.objects.filter(
                         user_id__in=match.positions, status=QueueEntry.Status.WAITING,
+                        kind=QueueEntry.Kind.RANKED,
                     ).update(status=QueueEntry.Status.MATCHED, table=table, matched_at=now)
                     if updated != 4:
                         raise TableStateError("someone left the queue meanwhile")

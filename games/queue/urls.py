@@ -12,4 +12,14 @@ urlpatterns = [
     path("play/ranked/invite/", views.invite, name="invite"),
     path("play/ranked/invite/<int:invite_id>/accept/", views.accept, name="accept"),
     path("play/ranked/invite/<int:invite_id>/decline/", views.decline, name="decline"),
+    # The casual quick match, "Play with people" (issue 17).
+    path("play/casual/", views.casual_page, name="casual"),
+    path("play/casual/status/", views.casual_status, name="casual_status"),
+    path("play/casual/join/", views.casual_join, name="casual_join"),
+    path("play/casual/leave/", views.leave, {"kind": "casual"}, name="casual_leave"),
+    path("play/casual/invite/", views.casual_invite, name="casual_invite"),
+    path("play/casual/invite/<int:invite_id>/accept/", views.casual_accept,
+         name="casual_accept"),
+    path("play/casual/invite/<int:invite_id>/decline/", views.decline, {"kind": "casual"},
+         name="casual_decline"),
 ]

@@ -1,4 +1,5 @@
-"""The ranked queue page (/play/ranked/) and its small JSON status endpoint.
+"""The ranked queue page (/play/ranked/), the casual quick match (/play/casual/), and
+their small JSON status endpoints.
 
 Views parse, authorize, call one service and render; matching is never done here.
 """
@@ -13,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games.queue import selectors, services
+from games.queue import casual, selectors, services
+from games.queue.models import QueueEntry
 from games.services.errors import ServiceError
 
 
@@ -42,21 +44,21 @@ def status(request: HttpRequest) -> JsonResponse:
     return JsonResponse(selectors.queue_status(request.user))
 
 
-def _done(request: HttpRequest, ok: bool = True) -> HttpResponse:
+def _done(request: HttpRequest, ok: bool = True, kind: str = "ranked") -> HttpResponse:
     if request.headers.get("Accept", "").startswith("application/json"):
-        return JsonResponse(selectors.queue_status(request.user), status=200 if ok else 400)
-    return redirect("queue:ranked")
+        return JsonResponse(selectors.queue_status(request.user, kind), status=200 if ok else 400)
+    return redirect(f"queue:{kind}")
 
 
-def _run(request: HttpRequest, call, *args) -> HttpResponse:  # type: ignore[no-untyped-def]
+def _run(request: HttpRequest, call, *args, kind: str = "ranked") -> HttpResponse:  # type: ignore[no-untyped-def]
     try:
         call(request.user, *args)
     except ServiceError as exc:
         messages.error(request, exc.message)
         if request.headers.get("Accept", "").startswith("application/json"):
             return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
-        return redirect("queue:ranked")
-    return _done(request)
+        return redirect(f"queue:{kind}")
+    return _done(request, kind=kind)
 
 
 @login_required
@@ -67,9 +69,9 @@ def join(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest) -> HttpResponse:
+def leave(request: HttpRequest, kind: str = "ranked") -> HttpResponse:
     services.leave_queue(request.user)
-    return _done(request)
+    return _done(request, kind=kind)
 
 
 @login_required
@@ -87,6 +89,60 @@ def accept(request: HttpRequest, invite_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def decline(request: HttpRequest, invite_id: int) -> HttpResponse:
+def decline(request: HttpRequest, invite_id: int, kind: str = "ranked") -> HttpResponse:
     services.decline_invite(request.user, invite_id)
-    return _done(request)
+    return _done(request, kind=kind)
+
+
+# --- Casual quick match (issue 17) -------------------------------------------------------
+
+CASUAL = QueueEntry.Kind.CASUAL
+
+
+@never_cache
+@login_required
+@require_GET
+def casual_page(request: HttpRequest) -> HttpResponse:
+    """"Play with people": your preferences, the wait, a partner invite."""
+    status = selectors.queue_status(request.user, CASUAL)
+    if status["state"] == "matched":
+        return redirect(status["table_url"])
+    return render(request, "queue/casual.html", {"status": status})
+
+
+@never_cache
+@login_required
+@require_GET
+def casual_status(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(selectors.queue_status(request.user, CASUAL))
+
+
+def _preferences(request: HttpRequest) -> casual.Preferences:
+    return casual.parse_preferences(request.POST.get("turn_seconds"), request.POST.get("target"),
+                                    request.POST.get("allow_bots"), request.POST.get("bot_wait"))
+
+
+def _join_casual(user, request: HttpRequest):  # type: ignore[no-untyped-def]
+    return casual.join_casual(user, _preferences(request))
+
+
+def _invite_casual(user, request: HttpRequest):  # type: ignore[no-untyped-def]
+    return casual.invite_casual_partner(user, request.POST.get("username"), _preferences(request))
+
+
+@login_required
+@require_POST
+def casual_join(request: HttpRequest) -> HttpResponse:
+    return _run(request, _join_casual, request, kind=CASUAL)
+
+
+@login_required
+@require_POST
+def casual_invite(request: HttpRequest) -> HttpResponse:
+    return _run(request, _invite_casual, request, kind=CASUAL)
+
+
+@login_required
+@require_POST
+def casual_accept(request: HttpRequest, invite_id: int) -> HttpResponse:
+    return _run(request, casual.accept_casual_invite, invite_id, kind=CASUAL)

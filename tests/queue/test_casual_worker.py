@@ -1,0 +1,52 @@
+"""A real Celery worker runs the casual matcher: four people are seated together, and
+three people who allow bots get one after their wait."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Seat, Series
+from games.queue import casual
+from games.queue.models import QueueEntry
+from games.queue.tasks import match_queue_task
+from tests.ratings.factories import make_users
+from tests.waiting import wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
+
+
+def matched(count: int):
+    def check():
+        entries = list(QueueEntry.objects.filter(status="matched", kind="casual"))
+        return entries if len(entries) == count else None
+    return check
+
+
+def test_four_queued_people_are_seated_together_by_the_worker(celery_worker):
+    people = make_users("cw", 4)
+    for user in people:
+        casual.join_casual(user)  # each join kicks the matcher on commit
+    entries = wait_for(matched(4), 30, "the worker to match the casual queue")
+    (table_id,) = {e.table_id for e in entries}
+    assert sorted(Seat.objects.filter(table_id=table_id).values_list("user_id", flat=True)) \
+        == sorted(u.pk for u in people)
+    series = Series.objects.get(table_id=table_id)
+    assert series.status == Series.Status.PLAYING and not series.ranked
+
+
+def test_three_people_get_a_bot_from_the_worker_after_the_wait(celery_worker):
+    people = make_users("cb", 3)
+    for user in people:
+        casual.join_casual(user, casual.Preferences(allow_bots=True, bot_wait_seconds=120))
+    # (Their waits are not over: the kicks on join seat nobody. Tested without a worker
+    # in test_casual_service.py.) Two minutes later:
+    QueueEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=121))
+    match_queue_task.delay()  # what the beat does every ~2 s
+    entries = wait_for(matched(3), 30, "the worker to fill the table with a bot")
+    (table_id,) = {e.table_id for e in entries}
+    bots = list(Seat.objects.filter(table_id=table_id, user=None))
+    assert len(bots) == 1 and bots[0].bot_level == "beginner", "newcomers' level"
+    assert Series.objects.get(table_id=table_id).status == Series.Status.PLAYING
