@@ -141,7 +141,7 @@ class Postgres:
         """A fresh, migrated database: copied from a template kept per migration state."""
         if self.own_cluster:
             self._init_cluster()
-        template = f"{self.name}_tpl"
+        template = "kozel_load_tpl"
         wanted = _migrations_hash()
         exists = self.psql(f"SELECT 1 FROM pg_database WHERE datname='{template}'") == "1"
         current = (self.psql(f"SELECT shobj_description(oid, 'pg_database') FROM pg_database "
@@ -209,6 +209,7 @@ class Layout:
     beat: Child | None = None
     redis_child: Child | None = None
     logs: Path = OUT / "logs"
+    db_name: str = "kozel_load"
 
     def env(self) -> dict[str, str]:
         assert self.pg is not None
@@ -250,7 +251,7 @@ class Layout:
                                                log=self.logs / "redis.log")
         if not wait_port(self.redis.port, 10):
             raise RuntimeError("redis-server did not start")
-        self.pg = Postgres(self.own_pg)
+        self.pg = Postgres(self.own_pg, self.db_name)
         self.pg.prepare()
         if self.broker == "rabbitmq":
             self._purge_rabbitmq()

@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
                     heartbeat=args.heartbeat, sweep_seconds=args.sweep,
                     own_pg="postgres" in getattr(args, "kill", ""))
     layout.logs = OUT / f"logs-{args.scenario}-{args.broker}-web{args.web}"
+    layout.db_name = f"kozel_load_{args.scenario}"  # kept after the run, for a look
     scenario = {"play": play, "capacity": capacity, "faults": faults, "fuzz": fuzz_scenario,
                 "drop": drop_scenario, "smoke": smoke}[args.scenario]
     started = time.time()
