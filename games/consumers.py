@@ -18,7 +18,9 @@ from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
 
+from accounts.language import scope_language
 from games import presence as store
 from games import selectors
 from games.models import Table
@@ -90,6 +92,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.counted = False
             await database_sync_to_async(presence.disconnected)(
                 self.table_id, self.channel_name, self.user)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle every frame and group message in this connection's language (issue 16):
+        the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
+        notices, the away line and preset chat lines are all translated here, per socket."""
+        if not hasattr(self, "language"):
+            self.language = await database_sync_to_async(scope_language)(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer with its presence heartbeat beside it.
@@ -261,7 +272,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         hidden = getattr(self, "hidden_senders", set())
         if hidden is None or event["message"].get("user") in hidden:
             return  # this user blocked the sender, or muted the table's chat
-        await self.send_json({"type": "chat", "message": event["message"]})
+        await self.send_json({"type": "chat", "message": selectors.shown_chat(event["message"])})
 
     # --- the user's own group (type "user.closed" -> user_closed) ------------------------
     def _load_hidden_senders(self) -> set[str] | None:
@@ -276,7 +287,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def user_closed(self, event: dict[str, Any]) -> None:
         """A moderator suspended this account: the socket closes at once."""
         await self.send_json({"type": "error", "code": "suspended",
-                              "message": str(event.get("text") or "Your account is suspended.")})
+                              "message": translation.gettext(
+                                  str(event.get("text") or "Your account is suspended."))})
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def user_chat_filter(self, event: dict[str, Any]) -> None:
@@ -289,7 +301,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "chat_hidden", "ids": event["ids"]})
 
     async def table_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "notice", "text": event["text"]})
+        # The English message and its values: said in this connection's language.
+        text = translation.gettext(event["text"])
+        params = event.get("params") or {}
+        await self.send_json({"type": "notice", "text": text % params if params else text})
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):

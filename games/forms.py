@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel, Table
 
@@ -13,18 +15,20 @@ class CreateTableForm(forms.Form):
     """Create a casual table. Ranked tables are made only by the ranked queue (issue 7),
     so the kind is shown disabled, with a link to the Ranked page."""
 
-    name = forms.CharField(max_length=60, initial="Kozel table")
-    kind = forms.ChoiceField(choices=Table.Kind.choices, initial=Table.Kind.CASUAL)
-    visibility = forms.ChoiceField(choices=Table.Visibility.choices,
+    name = forms.CharField(label=_("Name"), max_length=60, initial=_("Kozel table"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=Table.Kind.choices,
+                             initial=Table.Kind.CASUAL)
+    visibility = forms.ChoiceField(label=_("Visibility"), choices=Table.Visibility.choices,
                                    initial=Table.Visibility.PUBLIC, widget=forms.RadioSelect)
     turn_seconds = forms.TypedChoiceField(
-        choices=[("", "No clock"), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")],
-        coerce=int, empty_value=None, required=False, initial="", label="Turn clock")
+        choices=[("", _("No clock")), ("15", _("15 s")), ("30", _("30 s")), ("60", _("60 s"))],
+        coerce=int, empty_value=None, required=False, initial="", label=_("Turn clock"))
     series_target = forms.TypedChoiceField(
         choices=[("6", "6"), ("12", "12"), ("18", "18")], coerce=int, initial="12",
-        label="Series to (loss points)")
+        label=_("Series to (loss points)"))
     start_when_full = forms.BooleanField(required=False, initial=False,
-                                         label="Start automatically when all four seats are filled")
+                                         label=_("Start automatically when all four seats "
+                                                 "are filled"))
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -32,7 +36,7 @@ class CreateTableForm(forms.Form):
         self.fields["kind"].required = False
         # Set here, not on the field: URLs cannot be reversed while the form class loads.
         self.fields["kind"].help_text = format_html(
-            'Ranked tables are matched by the queue: <a href="{}">play ranked</a>.',
+            gettext('Ranked tables are matched by the queue: <a href="{}">play ranked</a>.'),
             reverse("queue:ranked"))
 
     def clean_kind(self) -> str:

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext
 
 from games import engine
 from games.models import (
@@ -193,15 +194,28 @@ def series_dict(series: Series) -> dict[str, Any]:
     }
 
 
-def chat_dict(message: ChatMessage) -> dict[str, Any]:
+def chat_dict(message: ChatMessage, ranked: bool | None = None) -> dict[str, Any]:
+    """A chat line as it is sent. A ranked table's preset line ("Good luck") is marked
+    ``preset``: it is stored in English and every screen shows it in its own language
+    (:func:`shown_chat`). ``ranked`` saves a query when the caller knows the table."""
+    from games.services.chat import RANKED_PRESETS
+
     profile = getattr(message.user, "profile", None)
+    if ranked is None:
+        ranked = message.table.kind == Table.Kind.RANKED
     return {
         "id": message.pk,
         "user": message.user.username,
         "name": getattr(profile, "public_name", None) or message.user.username,
         "text": message.text,
+        "preset": bool(ranked and message.text in RANKED_PRESETS.values()),
         "at": message.created_at.isoformat().replace("+00:00", "Z"),
     }
+
+
+def shown_chat(line: dict[str, Any]) -> dict[str, Any]:
+    """A chat line for this screen: a ranked preset in the active language."""
+    return {**line, "text": gettext(line["text"])} if line.get("preset") else line
 
 
 def game_view(game: Game, position: int | None) -> dict[str, Any]:
@@ -233,17 +247,18 @@ def _away_notice(series: Series, user: AbstractBaseUser) -> dict[str, Any] | Non
     conduct = (Conduct.objects.filter(series=series, user=user, kind=Conduct.Kind.ABANDON)
                .order_by("-created_at").first())
     why = {
-        Conduct.Reason.TIMEOUTS: "your time ran out twice in a row",
-        Conduct.Reason.DISCONNECT: "you were away for 60 seconds on your turn",
-    }.get(conduct.reason if conduct else "", "you left the table")
+        Conduct.Reason.TIMEOUTS: gettext("your time ran out twice in a row"),
+        Conduct.Reason.DISCONNECT: gettext("you were away for 60 seconds on your turn"),
+    }.get(conduct.reason if conduct else "", gettext("you left the table"))
     if roster_seat(series, position).gave_up:
-        text = "You left this series to play elsewhere; a bot plays your old seat."
+        text = gettext("You left this series to play elsewhere; a bot plays your old seat.")
     elif series.ranked:
-        text = (f"A bot has played your seat since {why}. At a ranked table a seat you "
-                "leave cannot be taken back (the leaver rule): the bot plays it to the end "
-                "of the series, and the series counts as a loss for your rating.")
+        text = gettext("A bot has played your seat since %(why)s. At a ranked table a seat "
+                       "you leave cannot be taken back (the leaver rule): the bot plays it to "
+                       "the end of the series, and the series counts as a loss for your "
+                       "rating.") % {"why": why}
     else:
-        text = f"A bot kept your seat warm because {why}."
+        text = gettext("A bot kept your seat warm because %(why)s.") % {"why": why}
     return {"position": position, "reason": conduct.reason if conduct else "",
             "ranked": series.ranked, "gave_up": roster_seat(series, position).gave_up,
             "text": text}
@@ -308,7 +323,8 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
             "can_reclaim": bool(away and not away["ranked"] and not away["gave_up"]),
             "away": away,
         },
-        "chat": [chat_dict(m) for m in reversed(chat)],
+        "chat": [shown_chat(chat_dict(m, ranked=table.kind == Table.Kind.RANKED))
+                 for m in reversed(chat)],
     }
 
 

@@ -10,11 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors
 from games.forms import AddBotForm, CreateTableForm, PositionForm
-from games.models import Game, Table
+from games.models import BotLevel, Game, Table
 from games.services import clock as clock_service
 from games.services import series as series_service
 from games.services import tables as table_service
@@ -28,7 +29,7 @@ def _invited(request: HttpRequest) -> set[int]:
 def _viewable_table(request: HttpRequest, table_id: int) -> Table:
     table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
     if not selectors.may_view_table(table, request.user, _invited(request)):
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     return table
 
 
@@ -92,6 +93,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "initial_snapshot": snapshot,
         "ws_path": f"/ws/table/{table.pk}/",
+        "bot_levels": BotLevel.choices,  # named in the page's language (issue 16)
     })
 
 
@@ -100,7 +102,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     """A private table's invite link: remember it in the session, then show the table."""
     table = Table.objects.filter(invite_token=token).first()
     if table is None:
-        raise Http404("This invite link is not valid.")
+        raise Http404(_("This invite link is not valid."))
     invited = request.session.get("invited_tables", [])
     if table.pk not in invited:
         request.session["invited_tables"] = [*invited, table.pk][-50:]
@@ -119,8 +121,9 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
         if form_class is not None:
             form = form_class(request.POST)
             if not form.is_valid():
-                messages.error(request, "That request was not valid: "
-                               + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+                errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+                messages.error(request, _("That request was not valid: %(errors)s")
+                               % {"errors": errors})
                 return redirect("games:table", table_id=table_id)
             data = form.cleaned_data
         try:
@@ -152,7 +155,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
     _viewable_table(request, game.series.table_id)
     if game.status != Game.Status.FINISHED:
-        raise Http404("The replay opens when the game is over.")
+        raise Http404(_("The replay opens when the game is over."))
     record, frames = selectors.replay_frames(game)
     return render(request, "games/replay.html", {"game": game, "record": record,
                                                   "frames": frames})
@@ -167,7 +170,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
     _viewable_table(request, game.series.table_id)
     if game.status != Game.Status.FINISHED:
-        raise Http404("The record opens when the game is over.")
+        raise Http404(_("The record opens when the game is over."))
     record, _frames = selectors.replay_frames(game)
     response = JsonResponse({"game": game.pk, "series": game.series_id, "number": game.number,
                              "record": record}, json_dumps_params={"indent": 1})

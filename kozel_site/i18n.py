@@ -25,6 +25,9 @@ class CatalogView(JSONCatalog):
     """Django's ``JSONCatalog`` for the ``djangojs`` domain, with the glossary's card words."""
 
     domain = "djangojs"
+    # Only our own catalogs (LOCALE_PATHS, always read): not the admin's calendar words.
+    # "games" has no locale folder of its own; naming it keeps Django from adding every app's.
+    packages = ["games"]
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         code = supported(request.GET.get("l")) or translation.get_language()

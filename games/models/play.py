@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from games.models.tables import Table
 
@@ -40,22 +41,22 @@ class Team(models.Model):
 class Termination(models.TextChoices):
     """How a game or a series ended (lila's status): the finisher's one argument."""
 
-    COMPLETED = "completed", "Played to the end"
-    VOTED_END = "voted_end", "Ended by the players' vote"
-    ABANDONED = "abandoned", "Abandoned (nobody at the table)"
-    VOIDED = "voided", "Voided by a moderator"
+    COMPLETED = "completed", _("Played to the end")
+    VOTED_END = "voted_end", _("Ended by the players' vote")
+    ABANDONED = "abandoned", _("Abandoned (nobody at the table)")
+    VOIDED = "voided", _("Voided by a moderator")
     # A tournament round's time limit: decided by fewer loss points, equal is a tie.
-    ROUND_TIME = "round_time", "Decided at the tournament round's time limit"
+    ROUND_TIME = "round_time", _("Decided at the tournament round's time limit")
 
 
 class Series(models.Model):
     """Games with the same four seats until a team reaches the target (R18)."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
-        VOIDED = "voided", "Voided"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+        VOIDED = "voided", _("Voided")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="series")
     number = models.PositiveIntegerField()
@@ -162,10 +163,10 @@ class Game(models.Model):
     """One deal of a series (R4–R16)."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Stopped before the end"
-        VOIDED = "voided", "Voided"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Stopped before the end")
+        VOIDED = "voided", _("Voided")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -218,15 +219,15 @@ class Move(models.Model):
     """The append-only log a game is rebuilt from; one row per applied action."""
 
     class Kind(models.TextChoices):
-        LEAD = "lead", "Lead"
-        BEAT = "beat", "Beat"
-        DISCARD = "discard", "Discard"
-        MOLODKA = "molodka", "Molodka"
+        LEAD = "lead", _("Lead")
+        BEAT = "beat", _("Beat")
+        DISCARD = "discard", _("Discard")
+        MOLODKA = "molodka", _("Molodka")
 
     class Source(models.TextChoices):
-        PLAYER = "player", "Player"
-        BOT = "bot", "Bot"
-        TIMEOUT = "timeout", "Timeout (played by the server)"
+        PLAYER = "player", _("Player")
+        BOT = "bot", _("Bot")
+        TIMEOUT = "timeout", _("Timeout (played by the server)")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
@@ -288,19 +289,19 @@ class Conduct(models.Model):
     """
 
     class Kind(models.TextChoices):
-        TIMEOUT = "timeout", "Turn timed out (the server played)"
-        ABANDON = "abandon", "Abandoned the seat (a bot took over)"
-        RECLAIM = "reclaim", "Came back and reclaimed the seat"
+        TIMEOUT = "timeout", _("Turn timed out (the server played)")
+        ABANDON = "abandon", _("Abandoned the seat (a bot took over)")
+        RECLAIM = "reclaim", _("Came back and reclaimed the seat")
 
     class Reason(models.TextChoices):
-        CLOCK = "clock", "Turn clock"
-        TIMEOUTS = "timeouts", "Two timeouts in a row"
-        DISCONNECT = "disconnect", "Disconnected on own turn"
-        RETURNED = "returned", "Returned"
-        LEFT = "left", "Left to play elsewhere"
+        CLOCK = "clock", _("Turn clock")
+        TIMEOUTS = "timeouts", _("Two timeouts in a row")
+        DISCONNECT = "disconnect", _("Disconnected on own turn")
+        RETURNED = "returned", _("Returned")
+        LEFT = "left", _("Left to play elsewhere")
         # A moderator suspended the account: not an abandonment the player chose, so the
         # escalation for repeated abandonment does not count it (accounts/moderation).
-        SUSPENDED = "suspended", "Account suspended by a moderator"
+        SUSPENDED = "suspended", _("Account suspended by a moderator")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="conduct")
@@ -326,9 +327,9 @@ class SeriesVote(models.Model):
     """A seated player's vote to pause, resume or end a casual series (3 of 4 carry it)."""
 
     class Kind(models.TextChoices):
-        PAUSE = "pause", "Pause"
-        RESUME = "resume", "Resume"
-        END = "end", "End the series"
+        PAUSE = "pause", _("Pause")
+        RESUME = "resume", _("Resume")
+        END = "end", _("End the series")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="votes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 
@@ -28,31 +29,31 @@ def new_invite_token() -> str:
 class BotLevel(models.TextChoices):
     """The bot ladder (issue 6); ``random`` is the engine's uniform policy."""
 
-    RANDOM = "random", "Random"
-    BEGINNER = "beginner", "Beginner"
-    CASUAL = "casual", "Casual"
-    CLUB = "club", "Club"
-    STRONG = "strong", "Strong"
+    RANDOM = "random", _("Random")
+    BEGINNER = "beginner", _("Beginner")
+    CASUAL = "casual", _("Casual")
+    CLUB = "club", _("Club")
+    STRONG = "strong", _("Strong")
 
 
 class Table(models.Model):
     """A lobby table: who owns it, how it plays, and where it is in its life."""
 
     class Kind(models.TextChoices):
-        CASUAL = "casual", "Casual"
-        RANKED = "ranked", "Ranked"
+        CASUAL = "casual", _("Casual")
+        RANKED = "ranked", _("Ranked")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        PRIVATE = "private", "Private (invite link)"
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private (invite link)")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABANDONED = "abandoned", "Abandoned"
+        OPEN = "open", _("Open")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
 
-    TURN_CLOCK_CHOICES = [(None, "No clock"), (15, "15 s"), (30, "30 s"), (60, "60 s")]
+    TURN_CLOCK_CHOICES = [(None, _("No clock")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
     SERIES_TARGET_CHOICES = [(6, "6"), (12, "12"), (18, "18")]
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,

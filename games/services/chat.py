@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from games.conf import game_settings
 from games.models import ChatMessage, Table
@@ -18,7 +20,9 @@ RATE_COUNT = 5
 RATE_WINDOW_SECONDS = 10
 # Ranked tables have no free chat, only these presets (issue 7); a client sends the
 # code or the text itself (games/WEBSOCKET.md).
-RANKED_PRESETS = {"gl": "Good luck", "wp": "Well played", "ty": "Thanks"}
+# They are stored and sent in English; every screen shows them in its own language.
+RANKED_PRESETS = {"gl": gettext_noop("Good luck"), "wp": gettext_noop("Well played"),
+                  "ty": gettext_noop("Thanks")}
 
 
 def ranked_preset(text: str) -> str:
@@ -27,8 +31,9 @@ def ranked_preset(text: str) -> str:
     for code, line in RANKED_PRESETS.items():
         if key in (code, line.lower()):
             return line
-    raise InvalidRequestError("A ranked table has no free chat: send one of "
-                              + ", ".join(f"{c} ({t})" for c, t in RANKED_PRESETS.items()) + ".")
+    presets = ", ".join(f"{c} ({_(t)})" for c, t in RANKED_PRESETS.items())
+    raise InvalidRequestError(_("A ranked table has no free chat: send one of %(presets)s.")
+                              % {"presets": presets})
 
 
 class RateLimitedError(ServiceError):
@@ -42,23 +47,25 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
     from games.selectors import chat_dict
 
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in to chat.")
+        raise PermissionDeniedError(_("Sign in to chat."))
     if not isinstance(text, str):
-        raise InvalidRequestError("A chat message is text.")
+        raise InvalidRequestError(_("A chat message is text."))
     clean = " ".join(text.split())
     limit = game_settings.CHAT_MAX_LENGTH
     if not clean:
-        raise InvalidRequestError("Say something first.")
+        raise InvalidRequestError(_("Say something first."))
     if len(clean) > limit:
-        raise InvalidRequestError(f"A chat message has at most {limit} characters.")
+        raise InvalidRequestError(ngettext("A chat message has at most %(limit)d character.",
+                                           "A chat message has at most %(limit)d characters.",
+                                           limit) % {"limit": limit})
     key = f"chat-rate:{user.pk}"
     cache.add(key, 0, RATE_WINDOW_SECONDS)
     if cache.incr(key) > RATE_COUNT:
-        raise RateLimitedError("You are sending messages too fast; wait a few seconds.")
+        raise RateLimitedError(_("You are sending messages too fast; wait a few seconds."))
     with transaction.atomic():
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
-            raise InvalidRequestError("No such table.")
+            raise InvalidRequestError(_("No such table."))
         if table.kind == Table.Kind.RANKED:
             clean = ranked_preset(clean)
         # Moderation's hooks (games/policy.py): a chat mute or the chat filter refuses
@@ -66,7 +73,7 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
         clean = policy().check_chat(user, table, clean)
         message = ChatMessage.objects.create(table=table, user=user, text=clean)
         policy().after_chat(message)
-        payload = chat_dict(message)
+        payload = chat_dict(message, ranked=table.kind == Table.Kind.RANKED)
         transaction.on_commit(lambda: publish.chat(table_id, payload))
     return payload
 

@@ -18,6 +18,8 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import engine
 from games import presence as presence_store
@@ -104,9 +106,12 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
         user_id = occupant.user_id
         action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
         version = apply_locked(locked, state, seat, action, Move.Source.TIMEOUT)
-        publish.on_commit_notice(series.table_id,
-                                 f"{occupant.name or 'A player'}'s time ran out: the server "
-                                 "played for them.")
+        if occupant.name:
+            publish.on_commit_notice(series.table_id, gettext_noop(
+                "%(name)s's time ran out: the server played for them."), name=occupant.name)
+        else:
+            publish.on_commit_notice(series.table_id, gettext_noop(
+                "A player's time ran out: the server played for them."))
         Conduct.objects.create(user_id=user_id, series=series, game=game, position=seat,
                                kind=Conduct.Kind.TIMEOUT, reason=Conduct.Reason.CLOCK)
         occupant.timeouts_in_row += 1
@@ -138,10 +143,17 @@ def _take_over_locked(locked: Locked, position: int, reason: str) -> None:
     Conduct.objects.create(user_id=user_id, series=series, game=game, position=position,
                            kind=Conduct.Kind.ABANDON, reason=reason)
     publish.on_commit_table_changed(series.table_id)
-    publish.on_commit_notice(series.table_id,
-                             f"{seat.name or 'A player'} left the table; a Casual bot plays "
-                             "their seat" + (" until they come back." if not series.ranked
-                                             else " for the rest of this ranked series."))
+    if series.ranked:
+        notice = (gettext_noop("%(name)s left the table; a Casual bot plays their seat for the "
+                               "rest of this ranked series.") if seat.name else
+                  gettext_noop("A player left the table; a Casual bot plays their seat for the "
+                               "rest of this ranked series."))
+    else:
+        notice = (gettext_noop("%(name)s left the table; a Casual bot plays their seat until "
+                               "they come back.") if seat.name else
+                  gettext_noop("A player left the table; a Casual bot plays their seat until "
+                               "they come back."))
+    publish.on_commit_notice(series.table_id, notice, **({"name": seat.name} if seat.name else {}))
     if game.status == Game.Status.PLAYING:
         if game.turn_seat == position:
             game.turn_deadline = None  # a bot's turn has no clock
@@ -207,17 +219,17 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
     plays it again (the consumer calls this when they open the table). Returns the
     position."""
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in to reclaim your seat.")
+        raise PermissionDeniedError(_("Sign in to reclaim your seat."))
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         if series.ranked:
-            raise PermissionDeniedError("A seat left at a ranked table cannot be reclaimed.")
+            raise PermissionDeniedError(_("A seat left at a ranked table cannot be reclaimed."))
         position = away_position(series, user)
         if position is None:
-            raise InvalidRequestError("You have no seat to reclaim at this table.")
+            raise InvalidRequestError(_("You have no seat to reclaim at this table."))
         seat = roster_seat(series, position)
         if seat.gave_up:
-            raise InvalidRequestError("You left this series: the seat is no longer yours.")
+            raise InvalidRequestError(_("You left this series: the seat is no longer yours."))
         seat.user, seat.away_user, seat.bot_level = user, None, ""
         seat.save(update_fields=["user", "away_user", "bot_level"])
         live = game if game is not None and game.status == Game.Status.PLAYING else None
@@ -227,8 +239,12 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
             arm_turn_clock_locked(live, engine.GameState.from_dict(live.state), table)
             live.save(update_fields=["turn_started_at", "turn_deadline", "turn_seat"])
         publish.on_commit_table_changed(table_id)
-        publish.on_commit_notice(table_id, f"{seat.name or 'A player'} is back and plays "
-                                           "their seat again.")
+        if seat.name:
+            publish.on_commit_notice(table_id, gettext_noop(
+                "%(name)s is back and plays their seat again."), name=seat.name)
+        else:
+            publish.on_commit_notice(table_id, gettext_noop(
+                "A player is back and plays their seat again."))
         return position
 
 
@@ -259,14 +275,14 @@ def leave_series(table_id: int, user: AbstractBaseUser | None) -> None:
     vote); otherwise a bot plays their seat on and it is no longer theirs to reclaim.
     At a ranked table that is an abandonment under the leaver rule."""
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in first.")
+        raise PermissionDeniedError(_("Sign in first."))
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         position = series_position(series, user)
         if position is None:
             position = away_position(series, user)
         if position is None:
-            raise NotYourSeatError("You do not play at this table.")
+            raise NotYourSeatError(_("You do not play at this table."))
         others = [s for s in roster(series) if s.position != position and s.person_id]
         if not others:
             finish.end_series_locked(table, series, Termination.VOTED_END)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.models import Game, Series, Table
 from games.services.errors import InvalidRequestError, NotFoundError
 
@@ -32,17 +34,17 @@ class Locked:
 
 def _valid_id(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise NotFoundError("No such game.")
+        raise NotFoundError(_("No such game."))
     return value
 
 
 def lock_table(table_id: Any) -> Table:
     """Lock and return the table row (first in the order)."""
     if isinstance(table_id, bool) or not isinstance(table_id, int):
-        raise NotFoundError("No such table.")
+        raise NotFoundError(_("No such table."))
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
-        raise NotFoundError("No such table.")
+        raise NotFoundError(_("No such table."))
     return table
 
 
@@ -67,7 +69,7 @@ def lock_game(game_id: Any) -> Locked:
     ids = (Game.objects.filter(pk=_valid_id(game_id))
            .values_list("series_id", "series__table_id").first())
     if ids is None:
-        raise NotFoundError("No such game.")
+        raise NotFoundError(_("No such game."))
     series_id, table_id = ids
     table = lock_table(table_id)
     series = _lock_series_row(series_id, table)
@@ -77,10 +79,10 @@ def lock_game(game_id: Any) -> Locked:
 def lock_series(series_id: Any) -> tuple[Table, Series]:
     """Lock a series' table, then the series."""
     if isinstance(series_id, bool) or not isinstance(series_id, int):
-        raise NotFoundError("No such series.")
+        raise NotFoundError(_("No such series."))
     table_id = Series.objects.filter(pk=series_id).values_list("table_id", flat=True).first()
     if table_id is None:
-        raise NotFoundError("No such series.")
+        raise NotFoundError(_("No such series."))
     table = lock_table(table_id)
     return table, _lock_series_row(series_id, table)
 
@@ -108,7 +110,7 @@ def lock_playing(table_id: Any) -> tuple[Table, Series, Game | None]:
     table = lock_table(table_id)
     series, game = lock_current(table)
     if series is None:
-        raise InvalidRequestError("No series is being played at this table.")
+        raise InvalidRequestError(_("No series is being played at this table."))
     return table, series, game
 
 

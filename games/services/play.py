@@ -14,11 +14,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Game, Move, Series
 from games.selectors import bot_seats, roster_seat, series_position
-from games.services import clock, finish, locks, publish, schedule
+from games.services import clock, finish, locks, publish, refusals, schedule
 from games.services.errors import (
     GameOverError,
     IllegalActionError,
@@ -35,25 +36,26 @@ MAX_ACTION_CARDS = 4
 def parse_action(raw: Any) -> engine.Action:
     """Turn an untrusted ``{"kind": ..., "cards": [...]}`` into an engine Action."""
     if not isinstance(raw, dict):
-        raise InvalidRequestError('An action is an object like {"kind": "lead", "cards": ["TD"]}.')
+        raise InvalidRequestError(
+            _('An action is an object like {"kind": "lead", "cards": ["TD"]}.'))
     cards = raw.get("cards")
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_ACTION_CARDS or not all(
         isinstance(c, str) and len(c) == 2 for c in cards
     ):
-        raise InvalidRequestError("An action names 1 to 4 cards, each like \"TD\" or \"6H\".")
+        raise InvalidRequestError(_("An action names 1 to 4 cards, each like \"TD\" or \"6H\"."))
     if len(set(cards)) != len(cards):
-        raise InvalidRequestError("An action cannot name the same card twice.")
+        raise InvalidRequestError(_("An action cannot name the same card twice."))
     if raw.get("kind") not in ("lead", "beat", "discard", "molodka"):
-        raise InvalidRequestError("The action kind is lead, beat, discard or molodka.")
+        raise InvalidRequestError(_("The action kind is lead, beat, discard or molodka."))
     try:
         return engine.action_from_dict({"kind": raw["kind"], "cards": cards})
     except (ValueError, KeyError, TypeError) as exc:
-        raise InvalidRequestError(f"Not a valid action: {exc}") from None
+        raise InvalidRequestError(_("Not a valid action: %(reason)s") % {"reason": exc}) from None
 
 
 def _version(raw: Any) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
-        raise InvalidRequestError("version must be the non-negative integer you last saw.")
+        raise InvalidRequestError(_("version must be the non-negative integer you last saw."))
     return raw
 
 
@@ -78,16 +80,16 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
     parsed = parse_action(action)
     version = _version(expected_version)
     if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
-        raise InvalidRequestError("game_id must be the id of the game you saw.")
+        raise InvalidRequestError(_("game_id must be the id of the game you saw."))
     with transaction.atomic():
         table = locks.lock_table(table_id)
         series, game = locks.lock_current(table)
         if game_id is not None and (game is None or game.pk != game_id):
             if Game.objects.filter(pk=game_id, series__table_id=table.pk).exists():
-                raise GameOverError("That game is over.")
-            raise NotFoundError("That game is not at this table.")
+                raise GameOverError(_("That game is over."))
+            raise NotFoundError(_("That game is not at this table."))
         if series is None or game is None:
-            raise NoGameError("No game is being played at this table.")
+            raise NoGameError(_("No game is being played at this table."))
         return _act_locked(locks.Locked(table, series, game), user, parsed, version)
 
 
@@ -95,7 +97,7 @@ def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: eng
                 version: int) -> int:
     seat = series_position(locked.series, user)
     if seat is None:
-        raise NotYourSeatError("You do not sit at this game.")
+        raise NotYourSeatError(_("You do not sit at this game."))
     _check_playable(locked.game, version)
     state = engine.GameState.from_dict(locked.game.state)
     return apply_locked(locked, state, seat, action, Move.Source.PLAYER)
@@ -103,13 +105,13 @@ def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: eng
 
 def _check_playable(game: Game, expected_version: int) -> None:
     if game.status != Game.Status.PLAYING:
-        raise GameOverError("This game is over.")
+        raise GameOverError(_("This game is over."))
     if game.paused:
-        raise GameOverError("The series is paused; vote to resume it first.")
+        raise GameOverError(_("The series is paused; vote to resume it first."))
     if game.version != expected_version:
         raise StaleVersionError(
-            f"The game moved on (version {game.version}, you saw {expected_version}); "
-            "resync and try again.", game.version)
+            _("The game moved on (version %(version)s, you saw %(seen)s); resync and try "
+              "again.") % {"version": game.version, "seen": expected_version}, game.version)
 
 
 def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
@@ -119,7 +121,7 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     try:
         new_state = engine.apply(state, seat, action)
     except engine.IllegalActionError as exc:
-        raise IllegalActionError(str(exc)) from None
+        raise IllegalActionError(refusals.translate(str(exc))) from None
     game.version += 1
     Move.objects.create(game=game, seq=game.version, seat=seat, kind=action.kind,
                         cards=[c.code for c in action.cards], source=source)

@@ -95,7 +95,12 @@ def chat_hidden(table_id: int, message_ids: list[int]) -> None:
     _send(table_group(table_id), {"type": "table.chat_hidden", "ids": message_ids})
 
 
-def on_commit_notice(table_id: int, text: str) -> None:
-    """After commit, tell everyone at the table something happened (a bot took a seat)."""
-    transaction.on_commit(lambda: _send(table_group(table_id), {"type": "table.notice",
-                                                                 "text": text}))
+def on_commit_notice(table_id: int, text: str, **params: object) -> None:
+    """After commit, tell everyone at the table something happened (a bot took a seat).
+
+    ``text`` is the English message, marked with ``gettext_noop`` so that it is in the
+    catalogs: every connection translates it into its own language and fills in
+    ``params`` ("%(name)s") itself (games/consumers.py, issue 16).
+    """
+    payload = {"type": "table.notice", "text": text, "params": params}
+    transaction.on_commit(lambda: _send(table_group(table_id), payload))

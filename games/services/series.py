@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Game, Seat, Series, SeriesSeat, Table, Team
@@ -77,20 +78,20 @@ def start_series(table_id: int, user: AbstractBaseUser) -> Series:
     with transaction.atomic():
         table = lock_table(table_id)
         if table.owner_id != getattr(user, "pk", None):
-            raise PermissionDeniedError("Only the table's owner can start the series.")
+            raise PermissionDeniedError(_("Only the table's owner can start the series."))
         return start_series_locked(table)
 
 
 def start_series_locked(table: Table) -> Series:
     """Start a series and its first game. The caller holds the table's row lock."""
     if table.status == Table.Status.PLAYING:
-        raise TableStateError("A series is already being played at this table.")
+        raise TableStateError(_("A series is already being played at this table."))
     if table.status == Table.Status.ABANDONED:
-        raise TableStateError("This table was closed.")
+        raise TableStateError(_("This table was closed."))
     seats = list(Seat.objects.filter(table=table).select_related("user__profile")
                  .order_by("position"))
     if len(seats) != 4 or any(s.is_empty for s in seats):
-        raise TableStateError("All four seats must be filled to start.")
+        raise TableStateError(_("All four seats must be filled to start."))
     number = (table.series.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     first_dealer = first_dealer_source()  # R4: the first dealer is chosen at random
     state = engine.new_series(target=table.series_target, first_dealer=first_dealer)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import BotLevel, Seat, Table
 from games.policy import policy
@@ -47,23 +48,24 @@ def validate_settings(s: TableSettings) -> TableSettings:
     """Return cleaned settings or raise InvalidRequestError naming the bad field."""
     name = " ".join(str(s.name or "").split())
     if not name:
-        raise InvalidRequestError("Give the table a name.")
+        raise InvalidRequestError(_("Give the table a name."))
     if len(name) > NAME_MAX_LENGTH:
-        raise InvalidRequestError(f"A table name has at most {NAME_MAX_LENGTH} characters.")
+        raise InvalidRequestError(_("A table name has at most %(n)d characters.")
+                                  % {"n": NAME_MAX_LENGTH})
     if s.kind not in Table.Kind.values:
-        raise InvalidRequestError("Choose casual or ranked.")
+        raise InvalidRequestError(_("Choose casual or ranked."))
     if s.visibility not in Table.Visibility.values:
-        raise InvalidRequestError("Choose public or private.")
+        raise InvalidRequestError(_("Choose public or private."))
     if s.kind == Table.Kind.RANKED:
         if s.turn_seconds not in RANKED_CLOCKS:
-            raise InvalidRequestError("A ranked table has a 15 or 30 second clock.")
+            raise InvalidRequestError(_("A ranked table has a 15 or 30 second clock."))
         if s.series_target != 12:
-            raise InvalidRequestError("A ranked series is played to 12 (R18).")
+            raise InvalidRequestError(_("A ranked series is played to 12 (R18)."))
     else:
         if s.turn_seconds not in CLOCKS:
-            raise InvalidRequestError("The turn clock is none, 15, 30 or 60 seconds.")
+            raise InvalidRequestError(_("The turn clock is none, 15, 30 or 60 seconds."))
         if s.series_target not in CASUAL_TARGETS:
-            raise InvalidRequestError("A casual series is played to 6, 12 or 18 (R18).")
+            raise InvalidRequestError(_("A casual series is played to 6, 12 or 18 (R18)."))
     return TableSettings(name=name, kind=s.kind, visibility=s.visibility,
                          turn_seconds=s.turn_seconds, series_target=s.series_target,
                          start_when_full=bool(s.start_when_full))
@@ -71,7 +73,7 @@ def validate_settings(s: TableSettings) -> TableSettings:
 
 def _require_user(user: AbstractBaseUser | None) -> AbstractBaseUser:
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in to do that.")
+        raise PermissionDeniedError(_("Sign in to do that."))
     return user
 
 
@@ -86,7 +88,7 @@ def create_table(owner: AbstractBaseUser, settings: TableSettings) -> Table:
     owner = _require_user(owner)
     clean = validate_settings(settings)
     if clean.kind == Table.Kind.RANKED and not _has_verified_email(owner):
-        raise PermissionDeniedError("Verify your email address to play ranked.")
+        raise PermissionDeniedError(_("Verify your email address to play ranked."))
     with transaction.atomic():
         table = Table.objects.create(
             owner=owner, name=clean.name, kind=clean.kind, visibility=clean.visibility,
@@ -105,21 +107,21 @@ def _seats(table: Table) -> list[Seat]:
 
 def _position(position: object) -> int:
     if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= 3:
-        raise InvalidRequestError("A seat is a number from 0 to 3.")
+        raise InvalidRequestError(_("A seat is a number from 0 to 3."))
     return position
 
 
 def _require_open(table: Table) -> None:
     """Seats change only between series: before the first, or after one has ended."""
     if table.status == Table.Status.PLAYING:
-        raise TableStateError("The series has started: seats can no longer change.")
+        raise TableStateError(_("The series has started: seats can no longer change."))
     if table.status == Table.Status.ABANDONED:
-        raise TableStateError("This table was closed.")
+        raise TableStateError(_("This table was closed."))
 
 
 def _require_owner(table: Table, user: AbstractBaseUser) -> None:
     if table.owner_id != user.pk:
-        raise PermissionDeniedError("Only the table's owner can do that.")
+        raise PermissionDeniedError(_("Only the table's owner can do that."))
 
 
 def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
@@ -130,14 +132,14 @@ def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
         table = lock_table(table_id)
         _require_open(table)
         if table.kind == Table.Kind.RANKED and not _has_verified_email(user):
-            raise PermissionDeniedError("Verify your email address to play ranked.")
+            raise PermissionDeniedError(_("Verify your email address to play ranked."))
         policy().check_seat(user, table)  # a suspension, a private table's owner's block
         seats = _seats(table)
         target = seats[position]
         if target.user_id == user.pk:
             return target
         if not target.is_empty:
-            raise SeatTakenError("That seat is taken.")
+            raise SeatTakenError(_("That seat is taken."))
         for seat in seats:
             if seat.user_id == user.pk:
                 seat.user = None
@@ -149,7 +151,7 @@ def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
             with transaction.atomic():
                 target.save(update_fields=["user", "joined_at"])
         except IntegrityError:
-            raise SeatTakenError("You already sit at this table.") from None
+            raise SeatTakenError(_("You already sit at this table.")) from None
         _after_seat_change(table)
     return target
 
@@ -162,7 +164,7 @@ def leave_seat(table_id: int, user: AbstractBaseUser) -> None:
         _require_open(table)
         updated = Seat.objects.filter(table=table, user=user).update(user=None, joined_at=None)
         if not updated:
-            raise InvalidRequestError("You are not seated at this table.")
+            raise InvalidRequestError(_("You are not seated at this table."))
         _touch(table)
 
 
@@ -171,18 +173,18 @@ def add_bot(table_id: int, owner: AbstractBaseUser, position: int, level: str) -
     owner = _require_user(owner)
     position = _position(position)
     if level not in BotLevel.values:
-        raise InvalidRequestError(
-            f"Unknown bot level; choose one of {', '.join(BotLevel.values)}.")
+        raise InvalidRequestError(_("Unknown bot level; choose one of %(levels)s.")
+                                  % {"levels": ", ".join(BotLevel.values)})
     with transaction.atomic():
         table = lock_table(table_id)
         _require_owner(table, owner)
         _require_open(table)
         if not table.bots_allowed:
-            raise PermissionDeniedError("Bots cannot sit at a ranked table.")
+            raise PermissionDeniedError(_("Bots cannot sit at a ranked table."))
         seats = _seats(table)
         seat = seats[position]
         if not seat.is_empty:
-            raise SeatTakenError("That seat is taken.")
+            raise SeatTakenError(_("That seat is taken."))
         seat.bot_level = level
         seat.joined_at = timezone.now()
         seat.save(update_fields=["bot_level", "joined_at"])
@@ -210,9 +212,9 @@ def _owner_clears_seat(table_id: int, owner: AbstractBaseUser, position: int, *,
         _require_open(table)
         seat = _seats(table)[position]
         if bots_only and not seat.is_bot:
-            raise InvalidRequestError("There is no bot on that seat.")
+            raise InvalidRequestError(_("There is no bot on that seat."))
         if seat.is_empty:
-            raise InvalidRequestError("That seat is already empty.")
+            raise InvalidRequestError(_("That seat is already empty."))
         seat.user = None
         seat.bot_level = ""
         seat.joined_at = None
@@ -229,7 +231,7 @@ def update_settings(table_id: int, owner: AbstractBaseUser, settings: TableSetti
         _require_owner(table, owner)
         _require_open(table)
         if clean.kind != table.kind:
-            raise InvalidRequestError("A table cannot switch between casual and ranked.")
+            raise InvalidRequestError(_("A table cannot switch between casual and ranked."))
         for field in ("name", "visibility", "turn_seconds", "series_target", "start_when_full"):
             setattr(table, field, getattr(clean, field))
         table.save()

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import engine
 from games.models import Game, Series, SeriesVote, Table, Termination
@@ -23,22 +25,22 @@ VOTES_NEEDED = 3
 def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[str, Any]:
     """Record ``user``'s vote; carry it out when 3 of 4 seats agree. Returns the tally."""
     if kind not in SeriesVote.Kind.values:
-        raise InvalidRequestError("Vote to pause, resume or end.")
+        raise InvalidRequestError(_("Vote to pause, resume or end."))
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in to vote.")
+        raise PermissionDeniedError(_("Sign in to vote."))
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         if series.ranked:
-            raise PermissionDeniedError("A ranked series cannot be paused or ended by vote.")
+            raise PermissionDeniedError(_("A ranked series cannot be paused or ended by vote."))
         people = {seat.user_id for seat in roster(series) if seat.user_id}
         if user.pk not in people:
-            raise NotYourSeatError("Only the players at the table vote.")
+            raise NotYourSeatError(_("Only the players at the table vote."))
         if game is not None and game.status != Game.Status.PLAYING:
             game = None  # between two games: nothing to pause
         paused = bool(game and game.paused)
         if (kind == SeriesVote.Kind.PAUSE) == paused and kind != SeriesVote.Kind.END:
-            state = "paused." if paused else "running."
-            raise InvalidRequestError(f"The series is already {state}")
+            raise InvalidRequestError(_("The series is already paused.") if paused
+                                      else _("The series is already running."))
         SeriesVote.objects.get_or_create(series=series, kind=kind, user=user)
         voters = set(SeriesVote.objects.filter(series=series, kind=kind)
                      .values_list("user_id", flat=True)) & people
@@ -55,7 +57,8 @@ def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[s
 def _carry_out_locked(table: Table, series: Series, game: Game | None, kind: str) -> None:
     if kind == SeriesVote.Kind.END:
         finish.end_series_locked(table, series, Termination.VOTED_END)
-        publish.on_commit_notice(series.table_id, "The players voted to end the series.")
+        publish.on_commit_notice(series.table_id,
+                                 gettext_noop("The players voted to end the series."))
         return
     if game is None:
         return
@@ -68,5 +71,5 @@ def _carry_out_locked(table: Table, series: Series, game: Game | None, kind: str
     game.save(update_fields=["paused", "turn_deadline", "turn_started_at", "turn_seat"])
     SeriesVote.objects.filter(series=series, kind__in=[SeriesVote.Kind.PAUSE,
                                                        SeriesVote.Kind.RESUME]).delete()
-    publish.on_commit_notice(series.table_id, "The series is paused." if game.paused
-                             else "The series goes on.")
+    publish.on_commit_notice(series.table_id, gettext_noop("The series is paused.") if game.paused
+                             else gettext_noop("The series goes on."))

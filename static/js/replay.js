@@ -4,6 +4,7 @@
 // with the buttons, the slider or ←/→ (Home/End), all hands open or "view from a
 // seat" (the other hands become card backs, other seats' discards face down).
 
+import { gettext, ngettext } from "./i18n.js";
 import * as C from "./table/cards.js";
 import { describe } from "./table/history.js";
 
@@ -26,7 +27,7 @@ const record = readJson("game-record", {});
 const frames = readJson("replay-frames", []);
 const names = {};
 document.querySelectorAll("#replay-names li").forEach((li) => (names[Number(li.dataset.position)] = li.textContent));
-const nameOf = (seat) => names[seat] || `Seat ${seat + 1}`;
+const nameOf = (seat) => names[seat] || gettext("Seat %(n)s", { n: seat + 1 });
 const trumpCard = record.trump_card || (frames[0] && frames[0].trump_card) || null;
 const trump = C.isCode(trumpCard) ? trumpCard[1] : null;
 
@@ -44,18 +45,19 @@ const bottom = () => viewer() ?? 0;
 const posOf = (seat) => POSITIONS[(seat - bottom() + 4) % 4];
 
 function moveText(move) {
-  if (!move) return "The deal.";
+  if (!move) return gettext("The deal.");
   const entry = move.kind === "discard" && viewer() !== null && viewer() !== move.seat
     ? { event: "play", kind: "discard", seat: move.seat, count: move.cards.length }
     : { event: move.kind === "molodka" ? "molodka" : "play", ...move };
-  return describe(entry, nameOf, trump, move.kind === "discard" ? move.seat : null) + ".";
+  // Every seat by its name: the replay tells nobody "You".
+  return `${describe(entry, nameOf, trump, move.kind === "discard" ? move.seat : null, { you: null })}.`;
 }
 
 function render() {
   const f = frames[R.step];
   if (!f) return;
   const last = frames.length - 1;
-  $("#rp-step").textContent = `Step ${R.step} of ${last}`;
+  $("#rp-step").textContent = gettext("Step %(n)s of %(last)s", { n: R.step, last });
   $("#rp-range").value = String(R.step);
   $("#rp-first").disabled = $("#rp-prev").disabled = R.step === 0;
   $("#rp-next").disabled = $("#rp-last").disabled = R.step === last;
@@ -68,12 +70,12 @@ function render() {
   if (trump) {
     const s = el("span", `trump-suit suit-${trump}`, C.SUIT_SYMBOLS[trump]);
     s.setAttribute("aria-hidden", "true");
-    tbox.append(el("span", "info-label", "Trump"), s, C.cardElement(trumpCard, { trump, small: true }));
-    tbox.setAttribute("aria-label", `Trump: ${C.SUIT_NAMES[trump]}`);
+    tbox.append(el("span", "info-label", gettext("Trump")), s, C.cardElement(trumpCard, { trump, small: true }));
+    tbox.setAttribute("aria-label", gettext("Trump: %(suit)s", { suit: C.SUIT_NAMES[trump] }));
   }
   const sbox = $("#kz-stock");
-  sbox.replaceChildren(el("span", "info-label", "Stock"), el("span", "stock-count", String(f.stock_size ?? 0)));
-  sbox.setAttribute("aria-label", `Stock: ${f.stock_size ?? 0} cards`);
+  sbox.replaceChildren(el("span", "info-label", gettext("Stock")), el("span", "stock-count", String(f.stock_size ?? 0)));
+  sbox.setAttribute("aria-label", ngettext("Stock: %(n)s card", "Stock: %(n)s cards", f.stock_size ?? 0));
 
   // Seats with their hands.
   for (let seat = 0; seat < 4; seat++) {
@@ -85,15 +87,21 @@ function render() {
     const av = el("span", "avatar", (nameOf(seat)[0] || "?").toUpperCase());
     av.setAttribute("aria-hidden", "true");
     head.append(av, el("span", "pname", nameOf(seat)));
-    const stats = el("div", "plate-stats", `Team ${team} · ${(f.tricks && f.tricks[team]) || 0} tricks`);
+    const taken = (f.tricks && f.tricks[team]) || 0;
+    const stats = el("div", "plate-stats",
+      `${gettext("Team %(team)s", { team })} · ${ngettext("%(n)s trick", "%(n)s tricks", taken)}`);
     const hand = el("div", "rp-hand");
     const cards = C.sortCards(f.hands[seat] || [], trump);
     const open = viewer() === null || viewer() === seat;
     for (const code of cards) hand.append(open ? C.cardElement(code, { trump, small: true }) : C.backElement({ small: true }));
     hand.setAttribute("role", "group");
-    hand.setAttribute("aria-label", open ? `${nameOf(seat)}'s hand: ${cards.map(C.cardName).join(", ") || "empty"}` : `${nameOf(seat)}'s hand: ${cards.length} cards`);
+    let label;
+    if (!cards.length) label = gettext("%(name)s's hand is empty", { name: nameOf(seat) });
+    else if (open) label = gettext("%(name)s's hand: %(cards)s", { name: nameOf(seat), cards: cards.map(C.cardName).join(", ") });
+    else label = ngettext("%(name)s's hand: %(n)s card", "%(name)s's hand: %(n)s cards", cards.length, { name: nameOf(seat) });
+    hand.setAttribute("aria-label", label);
     plate.append(head, stats, hand);
-    if (f.turn === seat) plate.append(el("div", "turn-marker", "to play"));
+    if (f.turn === seat) plate.append(el("div", "turn-marker", gettext("to play")));
     slot.replaceChildren(plate);
   }
 
@@ -120,7 +128,7 @@ function render() {
     } else {
       for (const code of C.sortCards(entry.cards || [], trump)) row.append(C.cardElement(code, { trump, small: true }));
     }
-    set.append(row, el("span", "set-label", isTop ? `${nameOf(seat)} · to beat` : nameOf(seat)));
+    set.append(row, el("span", "set-label", isTop ? gettext("%(who)s · to beat", { who: nameOf(seat) }) : nameOf(seat)));
     trick.append(set);
   });
 

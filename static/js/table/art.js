@@ -1,8 +1,14 @@
 // Pictures drawn by us: the goat (kozel) of the series and the eggs of R17.
 
+import { gettext } from "../i18n.js";
+
+// The labels go into markup: a translation must not be able to break it.
+const escapeText = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export function goatSvg() {
-  return `<svg class="goat-svg" viewBox="0 0 200 170" role="img" aria-label="A goat">
-  <title>A goat</title>
+  const label = escapeText(gettext("A goat"));
+  return `<svg class="goat-svg" viewBox="0 0 200 170" role="img" aria-label="${label}">
+  <title>${label}</title>
   <g fill="none" stroke="#3b2f25" stroke-width="4" stroke-linecap="round" stroke-linejoin="round">
     <path d="M78 38 C60 10 34 8 24 22 C40 20 56 28 66 46" fill="#cbb89a"/>
     <path d="M112 38 C128 8 156 8 166 22 C150 20 134 30 124 46" fill="#cbb89a"/>
@@ -25,7 +31,8 @@ export function goatSvg() {
 </svg>`;
 }
 
-export function eggSvg(label = "eggs") {
+export function eggSvg() {
+  const label = escapeText(gettext("eggs"));
   return `<svg class="egg-svg" viewBox="0 0 24 30" role="img" aria-label="${label}">
   <title>${label}</title>
   <path d="M12 2 C5 2 2 14 2 19 C2 25 6.5 28 12 28 C17.5 28 22 25 22 19 C22 14 19 2 12 2 Z"

@@ -1,13 +1,18 @@
 // Cards: parsing, names, points, ordering and SVG drawing (R2, R3, R6, R7).
 // Card codes are two characters, rank then suit: ranks 6 7 8 9 J Q K T A
 // (T is the ten and is always DISPLAYED as "10"), suits C D H S.
+// Letters and names follow the page's language (locale/glossary.toml via ../i18n.js):
+// Russian shows В Д К Т and names "Десятка червей".
+
+import { cardWords } from "../i18n.js";
 
 export const RANKS = "6789JQKTA";
 export const SUITS = "CDHS";
 export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_LABELS = { T: "10" };
-const RANK_NAMES = { J: "Jack", Q: "Queen", K: "King", T: "10", A: "Ace" };
+/** A suit named alone in the page's language: "hearts", "черви". */
+export const SUIT_NAMES = cardWords.suits;
+// The English names a view may carry for its trump suit (read, never shown).
+const SUIT_CODES = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
 // R3: 6, 7, 8, 9 = 0; J = 2; Q = 3; K = 4; 10 = 10; A = 11.
 const RANK_POINTS = { 6: 0, 7: 0, 8: 0, 9: 0, J: 2, Q: 3, K: 4, T: 10, A: 11 };
 
@@ -19,16 +24,23 @@ export const points = (code) => RANK_POINTS[code[0]] ?? 0;
 export const isCode = (code) =>
   typeof code === "string" && code.length === 2 && RANKS.includes(code[0]) && SUITS.includes(code[1]);
 
-/** "10" for T, else the rank letter. */
-export const rankLabel = (code) => RANK_LABELS[code[0]] ?? code[0];
+/** "10" for T, else the rank letter of the page's language ("Q", Russian "Д"). */
+export const rankLabel = (code) => (code[0] === "T" ? "10" : cardWords.letters[code[0]] ?? code[0]);
 
-/** Short symbol form: "10♥", "Q♠". */
+/** Short symbol form: "10♥", "Q♠" (Russian "Д♠"). */
 export const symbol = (code) => rankLabel(code) + SUIT_SYMBOLS[code[1]];
 
-/** Accessible name: "10 of hearts", "Queen of spades", "6 of clubs". */
+const capFirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The name inside a sentence: "10 of hearts", "queen of spades", "десятка червей". */
 export function cardName(code) {
-  return `${RANK_NAMES[code[0]] ?? code[0]} of ${SUIT_NAMES[code[1]]}`;
+  return cardWords.name
+    .replace("{rank}", cardWords.ranks[code[0]] ?? code[0])
+    .replace("{suit}", cardWords.suits_in_name[code[1]] ?? code[1]);
 }
+
+/** The name standing alone (a button, an image): "10 of hearts", "Queen of spades". */
+export const cardLabel = (code) => capFirst(cardName(code));
 
 /** The trump suit letter from a view (trump_suit may be a letter, a symbol or an index). */
 export function trumpSuitOf(view) {
@@ -37,8 +49,7 @@ export function trumpSuitOf(view) {
   if (typeof t === "string") {
     if (SUITS.includes(t.toUpperCase()) && t.length === 1) return t.toUpperCase();
     for (const [k, v] of Object.entries(SUIT_SYMBOLS)) if (v === t) return k;
-    const byName = Object.entries(SUIT_NAMES).find(([, n]) => n === t.toLowerCase());
-    if (byName) return byName[0];
+    if (SUIT_CODES[t.toLowerCase()]) return SUIT_CODES[t.toLowerCase()];
   }
   if (typeof t === "number" && t >= 0 && t < 4) return SUITS[t];
   if (isCode(view.trump_card)) return view.trump_card[1];
@@ -142,7 +153,7 @@ export function cardElement(code, { trump = null, small = false, label = true } 
   el.innerHTML = cardSvg(code, { trump });
   if (label) {
     el.setAttribute("role", "img");
-    el.setAttribute("aria-label", cardName(code));
+    el.setAttribute("aria-label", cardLabel(code));
   }
   return el;
 }
@@ -169,7 +180,7 @@ export function cardsText(cards, trump) {
     const s = document.createElement("span");
     s.className = `ct suit-${c[1]}`;
     s.textContent = symbol(c);
-    s.title = cardName(c);
+    s.title = cardLabel(c);
     span.append(s);
   });
   return span;

@@ -2,6 +2,7 @@
 // events apply only on version v + 1 (older ones are ignored, a gap or another game
 // asks for a resync), errors, chat, notices, votes and pongs.
 
+import { gettext } from "../i18n.js";
 import { setPending } from "./actions.js";
 import { $ } from "./dom.js";
 import { announceTurn, onViewChanged } from "./moments.js";
@@ -20,7 +21,7 @@ export function onFrame(frame) {
       return onEvent(frame);
     case "error":
       setPending(false);
-      toast(frame.message || frame.code || "Refused.");
+      toast(frame.message || gettext("Refused."));
       if (frame.code === "stale") resync();
       return;
     case "chat":
@@ -35,18 +36,35 @@ export function onFrame(frame) {
       flash(frame.text);
       return;
     case "vote":
-      toast(frame.carried ? `Vote carried: ${frame.kind}.` : `Your vote to ${frame.kind} counts: ${frame.votes} of ${frame.needed}.`);
+      toast(voteLine(frame));
       return;
     case "pong":
       if (typeof frame.nonce === "number") {
         S.latency = Math.max(0, Date.now() - frame.nonce);
         const el = $("#kz-latency");
-        if (el) el.textContent = `${S.latency} ms`;
+        if (el) el.textContent = gettext("%(n)s ms", { n: S.latency });
       }
       return;
     default:
       return;
   }
+}
+
+// Votes (3 of 4 seats carry them): what the vote was for, in the page's language.
+function voteLine(frame) {
+  const values = { votes: frame.votes, needed: frame.needed };
+  const lines = frame.carried
+    ? {
+        pause: gettext("Vote carried: the series is paused."),
+        resume: gettext("Vote carried: the series goes on."),
+        end: gettext("Vote carried: the series ends."),
+      }
+    : {
+        pause: gettext("Your vote to pause counts: %(votes)s of %(needed)s.", values),
+        resume: gettext("Your vote to resume counts: %(votes)s of %(needed)s.", values),
+        end: gettext("Your vote to end the series counts: %(votes)s of %(needed)s.", values),
+      };
+  return lines[frame.kind] || gettext("Your vote counts: %(votes)s of %(needed)s.", values);
 }
 
 /** A full snapshot: from the socket, or the one the page was rendered with. */

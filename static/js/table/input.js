@@ -2,6 +2,7 @@
 // (←/→ move between cards, Space selects, Enter plays the only legal action,
 // L/B/D/M for the four actions, Z opens the last trick).
 
+import { gettext } from "../i18n.js";
 import * as C from "./cards.js";
 import * as L from "./legality.js";
 import { act, doKind, setSelection, toggle } from "./actions.js";
@@ -43,13 +44,13 @@ export function bindInput() {
     const text = input.value.trim().slice(0, 300);
     if (!text) return;
     if (send({ type: "chat", text })) input.value = "";
-    else toast("Not connected: the message was not sent.");
+    else toast(gettext("Not connected: the message was not sent."));
   });
   // Ranked tables have no free chat, only the preset lines (issue 7).
   const presets = $("#kz-chat-presets");
   if (presets) presets.addEventListener("click", (e) => {
     const button = e.target.closest("button[data-preset]");
-    if (button && !send({ type: "chat", text: button.dataset.preset })) toast("Not connected: the message was not sent.");
+    if (button && !send({ type: "chat", text: button.dataset.preset })) toast(gettext("Not connected: the message was not sent."));
   });
   root.addEventListener("submit", (e) => {
     const form = e.target.closest("form.js-seat-form");
@@ -94,14 +95,14 @@ async function submitSeatForm(form) {
     const res = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", headers: { "X-Requested-With": "fetch" } });
     const text = await res.text();
     if (!res.ok) {
-      toast(res.status === 403 ? "Refused: sign in or reload the page." : `Refused (${res.status}).`);
+      toast(res.status === 403 ? gettext("Refused: sign in or reload the page.") : gettext("Refused (%(status)s).", { status: res.status }));
     } else {
       const doc = new DOMParser().parseFromString(text, "text/html");
       const err = doc.querySelector(".messages .error, .errorlist, .message.error");
       if (err) toast(err.textContent.trim());
     }
   } catch {
-    toast("Could not reach the server.");
+    toast(gettext("Could not reach the server."));
   } finally {
     buttons.forEach((b) => (b.disabled = false));
     resync();
@@ -137,11 +138,13 @@ function onKey(e) {
     // The same cards may both beat and be discarded (R9): Enter beats, D discards.
     if (kinds.has("beat") && kinds.has("discard")) kinds.delete("discard");
     if (kinds.size === 1) doKind([...kinds][0]);
-    else if (kinds.size > 1) toast("More than one play fits: press L, B or D.");
+    else if (kinds.size > 1) toast(gettext("More than one play fits: press L, B or D."));
     return;
   }
   if (tag === "button" && !inHand && key === " ") return;
-  const k = key.toLowerCase();
+  // The letter keys by their place on the keyboard, so L/B/D/M/Z work in any layout
+  // (a Russian keyboard types "д" on the L key).
+  const k = /^Key[A-Z]$/.test(e.code || "") ? e.code.slice(3).toLowerCase() : key.toLowerCase();
   const byKey = { l: "lead", b: "beat", d: "discard" };
   if (byKey[k]) {
     const b = $(`#kz-actions [data-kind="${byKey[k]}"]`);

@@ -5,6 +5,7 @@
 // in one short line naming the rule, why the selection is not (fully) legal, and
 // offers the "Best beat" / "Discard lowest" pre-selections.
 
+import { gettext, ngettext } from "../i18n.js";
 import { beats, canBeat, points, rankIndex, symbol } from "./cards.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
@@ -41,7 +42,7 @@ export function isLeading(view) {
  * `me` is the viewer's seat, `nameOf(seat)` a display name.
  * Returns {text, kind: "error" | "hint"}.
  */
-export function explain(view, me, selection, trump, nameOf = (s) => `Seat ${s}`) {
+export function explain(view, me, selection, trump, nameOf = (s) => gettext("Seat %(n)s", { n: s + 1 })) {
   if (!view || me === null || me === undefined || view.game_over || selection.length === 0) return null;
   const kinds = legalKindsFor(view, selection);
   const hand = view.hand || [];
@@ -49,27 +50,29 @@ export function explain(view, me, selection, trump, nameOf = (s) => `Seat ${s}`)
     return null;
   }
   const table = view.table || [];
-  if (table[me]) return { kind: "error", text: "You have already played to this trick (R9)." };
+  if (table[me]) return { kind: "error", text: gettext("You have already played to this trick (R9).") };
   if (view.turn !== me) {
-    const who = view.turn === null || view.turn === undefined ? "nobody" : nameOf(view.turn);
-    return { kind: "error", text: `Not your turn: ${who} plays now (R9).` };
+    if (view.turn === null || view.turn === undefined) return { kind: "error", text: gettext("Not your turn (R9).") };
+    return { kind: "error", text: gettext("Not your turn: %(who)s plays now (R9).", { who: nameOf(view.turn) }) };
   }
   const k = view.k || 0;
   if (isLeading(view)) {
     if (kinds.has("lead")) return null;
     const suits = new Set(selection.map((c) => c[1]));
-    if (suits.size > 1) return { kind: "error", text: "Lead: cards must be of one suit (R8)." };
-    if (selection.length > 4) return { kind: "error", text: "Lead: at most 4 cards (R8)." };
-    return { kind: "error", text: "This lead is not legal now." };
+    if (suits.size > 1) return { kind: "error", text: gettext("Lead: cards must be of one suit (R8).") };
+    if (selection.length > 4) return { kind: "error", text: gettext("Lead: at most 4 cards (R8).") };
+    return { kind: "error", text: gettext("This lead is not legal now.") };
   }
   if (selection.length !== k) {
-    return { kind: "error", text: `Select exactly ${k} card${k === 1 ? "" : "s"} (R8).` };
+    return { kind: "error", text: ngettext("Select exactly %(n)s card (R8).", "Select exactly %(n)s cards (R8).", k) };
   }
   if (kinds.has("beat")) return null;
   const top = topSet(view);
   const why = whyNoBeat(selection, top, trump);
-  if (kinds.has("discard")) return why ? { kind: "hint", text: `${why} You may discard them face down (R9).` } : null;
-  return { kind: "error", text: why || "This selection is not a legal play now." };
+  if (kinds.has("discard")) {
+    return why ? { kind: "hint", text: gettext("%(why)s You may discard them face down (R9).", { why }) } : null;
+  }
+  return { kind: "error", text: why || gettext("This selection is not a legal play now.") };
 }
 
 /** Why `cards` cannot beat `top` (R7/R9), or null if they can. */
@@ -77,19 +80,19 @@ export function whyNoBeat(cards, top, trump) {
   if (!top.length || cards.length !== top.length) return null;
   if (canBeat(cards, top, trump)) return null;
   if (top.length === 1) {
-    return `Beat: the ${symbol(cards[0])} cannot beat the ${symbol(top[0])} (R7).`;
+    return gettext("Beat: the %(card)s cannot beat the %(top)s (R7).", { card: symbol(cards[0]), top: symbol(top[0]) });
   }
   for (const y of top) {
     if (!cards.some((x) => beats(x, y, trump))) {
-      return `Beat: none of your cards beats the ${symbol(y)} (R7).`;
+      return gettext("Beat: none of your cards beats the %(top)s (R7).", { top: symbol(y) });
     }
   }
   for (const x of cards) {
     if (!top.some((y) => beats(x, y, trump))) {
-      return `Beat: the ${symbol(x)} beats no card of the top set (R7).`;
+      return gettext("Beat: the %(card)s beats no card of the top set (R7).", { card: symbol(x) });
     }
   }
-  return "Beat: each card must beat a different card of the top set (R9).";
+  return gettext("Beat: each card must beat a different card of the top set (R9).");
 }
 
 const trumpCount = (cards, trump) => cards.filter((c) => c[1] === trump).length;

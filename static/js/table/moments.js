@@ -2,6 +2,7 @@
 // turn it is, the molodka fly-back (R11), the finished trick lingering ~1.2 s and
 // sliding to its taker, and freshly drawn cards (R12).
 
+import { gettext } from "../i18n.js";
 import { trumpSuitOf } from "./cards.js";
 import { $, reducedMotion, root } from "./dom.js";
 import { describe, entryKind, entrySeat } from "./history.js";
@@ -18,7 +19,7 @@ export function onViewChanged(oldView, newView) {
   const molodka = fresh.find((e) => entryKind(e) === "molodka");
   if (molodka) {
     const who = entrySeat(molodka);
-    const msg = `${who === me() ? "You" : nameOf(who)} announced a molodka!`;
+    const msg = who === me() ? gettext("You announced a molodka!") : gettext("%(who)s announced a molodka!", { who: nameOf(who) });
     flyBack(oldView, who);
     flash(msg);
   }
@@ -35,9 +36,9 @@ export function onViewChanged(oldView, newView) {
 }
 
 function turnSentence(v) {
-  if (v.game_over) return "The game is over";
+  if (v.game_over) return gettext("The game is over");
   if (!Number.isInteger(v.turn)) return "";
-  return v.turn === me() ? "Your turn" : `${nameOf(v.turn)} to play`;
+  return v.turn === me() ? gettext("Your turn") : gettext("%(who)s to play", { who: nameOf(v.turn) });
 }
 
 export function announceTurn(v) {

@@ -3,14 +3,15 @@
 //
 // What a frame means is frames.js's job; the entry passes it in as hooks.onFrame.
 
+import { gettext } from "../i18n.js";
 import { root } from "./dom.js";
 import { showBanner } from "./notices.js";
 import { S, baseUrl } from "./state.js";
 
 // Why we stop reconnecting, by the HTTP status of the table page.
 const REFUSED = {
-  403: "You cannot watch this private table.",
-  404: "This table no longer exists.",
+  403: gettext("You cannot watch this private table."),
+  404: gettext("This table no longer exists."),
 };
 // A browser never sees the 4403/4404 close codes: daphne answers a refused handshake with
 // HTTP 403, so the socket closes with 1006 before ever opening, exactly as when the server
@@ -72,7 +73,7 @@ function connect() {
       stop(REFUSED[ev.code === 4403 ? 403 : 404]);
       return;
     }
-    showBanner("Connection lost — reconnecting…");
+    showBanner(gettext("Connection lost — reconnecting…"));
     if (!opened) S.failedOpens += 1;
     if (S.failedOpens >= CHECK_AFTER_FAILED_OPENS) checkTableThenReconnect();
     else scheduleReconnect();

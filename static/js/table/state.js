@@ -1,6 +1,7 @@
 // The table's state S (last snapshot, view, version, selection, socket flags) and the
 // pure helpers that read it: who you are, where each seat sits, seat names.
 
+import { gettext } from "../i18n.js";
 import { trumpSuitOf } from "./cards.js";
 import { root } from "./dom.js";
 
@@ -45,9 +46,9 @@ export function seatInfo(pos) {
 }
 export const isEmptySeat = (s) => !s.name && !s.user && !s.bot_level;
 export function nameOf(pos, { youWord = true } = {}) {
-  if (youWord && pos === me()) return "You";
+  if (youWord && pos === me()) return gettext("You");
   const s = seatInfo(pos);
-  return s.name || s.user || `Seat ${pos + 1}`;
+  return s.name || s.user || gettext("Seat %(n)s", { n: pos + 1 });
 }
 export function teamNames(team) {
   return [0, 1, 2, 3].filter((p) => teamOf(p) === team).map((p) => nameOf(p, { youWord: false })).join(" & ");

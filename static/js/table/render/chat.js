@@ -1,6 +1,7 @@
 // The table chat list: each line appears once (issue 11), and lines a moderator hid
 // leave every open screen.
 
+import { language } from "../../i18n.js";
 import { $, h } from "../dom.js";
 import { S } from "../state.js";
 
@@ -11,7 +12,7 @@ export function addChat(m) {
   S.chatSeen.add(String(m.id ?? `${m.at}:${m.text}`));
   const list = $("#kz-chat-list");
   const li = h("li", { "data-chat-id": m.id ?? "" }, h("strong", { text: m.name || m.user || "?" }), h("span", { text: ` ${m.text}` }));
-  if (m.at) li.title = new Date(m.at).toLocaleTimeString();
+  if (m.at) li.title = new Date(m.at).toLocaleTimeString(language);
   list.append(li);
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;

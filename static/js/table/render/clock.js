@@ -1,6 +1,7 @@
 // The turn clock (issue 6): a countdown ring on the plate of the seat to act, the last
 // 5 seconds emphasised; tickClock() runs four times a second.
 
+import { gettext, ngettext } from "../../i18n.js";
 import { $, h, root } from "../dom.js";
 import { S, view } from "../state.js";
 
@@ -20,7 +21,7 @@ export function renderClock() {
   if (!at || !secs) return;
   const plate = $(`.kz-seat[data-seat="${view().turn}"]`);
   if (!plate) return;
-  const ring = h("div", { class: "clock-ring", role: "timer", "aria-label": "Time left" });
+  const ring = h("div", { class: "clock-ring", role: "timer", "aria-label": gettext("Time left") });
   ring.innerHTML = `<svg viewBox="0 0 36 36" aria-hidden="true"><circle class="ring-bg" cx="18" cy="18" r="15.9"/><circle class="ring-fg" cx="18" cy="18" r="15.9" pathLength="100"/></svg><span class="ring-text"></span>`;
   plate.append(ring);
   tickClock();
@@ -35,5 +36,5 @@ export function tickClock() {
   ring.querySelector(".ring-fg").style.strokeDashoffset = String(100 - (100 * left) / secs);
   ring.querySelector(".ring-text").textContent = String(Math.ceil(left));
   ring.classList.toggle("is-low", left <= 5);
-  ring.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
+  ring.setAttribute("aria-label", ngettext("%(n)s second left", "%(n)s seconds left", Math.ceil(left)));
 }

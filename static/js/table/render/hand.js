@@ -3,6 +3,7 @@
 //
 // The buttons come from view.legal alone (legality.js); clicks are wired in input.js.
 
+import { gettext, ngettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import * as L from "../legality.js";
 import { $, h } from "../dom.js";
@@ -19,7 +20,7 @@ export function renderHand() {
   }
   if (me() === null) {
     area.hidden = false;
-    handEl.replaceChildren(h("p", { class: "muted spectator-note", text: "You are watching this table." }));
+    handEl.replaceChildren(h("p", { class: "muted spectator-note", text: gettext("You are watching this table.") }));
     return;
   }
   area.hidden = false;
@@ -39,12 +40,12 @@ export function renderHand() {
       type: "button",
       class: `hand-card card${code[1] === t ? " trump" : ""}${S.drawn && S.drawn.has(code) ? " drawn" : ""}`,
       "data-code": code,
-      "aria-label": C.cardName(code),
+      "aria-label": C.cardLabel(code),
       "aria-pressed": sel ? "true" : "false",
       html: C.cardSvg(code, { trump: t }),
     }));
   });
-  handEl.setAttribute("aria-label", `Your hand: ${cards.length} card${cards.length === 1 ? "" : "s"}`);
+  handEl.setAttribute("aria-label", ngettext("Your hand: %(n)s card", "Your hand: %(n)s cards", cards.length));
   const focusCode = hadFocus || null;
   if (focusCode) {
     const f = handEl.querySelector(`[data-code="${focusCode}"]`) || handEl.querySelector("button");
@@ -84,7 +85,7 @@ export function renderActions() {
   const hint = $("#kz-hint");
   if (mine && !S.selected.length && v.turn === me() && !(v.table || [])[me()]) {
     hint.textContent = (v.k || 0) > 0
-      ? `Select ${v.k} card${v.k === 1 ? "" : "s"} to beat or discard.`
-      : "Select cards of one suit to lead (double-click: lead one).";
+      ? ngettext("Select %(n)s card to beat or discard.", "Select %(n)s cards to beat or discard.", v.k)
+      : gettext("Select cards of one suit to lead (double-click: lead one).");
   } else hint.textContent = "";
 }

@@ -1,6 +1,7 @@
 // The head of the table: game number, series score, status line, trump and stock; the
 // casual-table votes and "Reclaim my seat"; the notice that a bot plays your seat.
 
+import { gettext, ngettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { $, h } from "../dom.js";
 import { send } from "../socket.js";
@@ -12,7 +13,7 @@ export function renderHead() {
   const series = snap.series;
   const target = (series && series.target) || (snap.table && snap.table.series_target) || 12;
   const lp = (series && series.loss_points) || { A: 0, B: 0 };
-  $("#kz-game-no").textContent = snap.game ? `Game ${snap.game.number}` : "No game yet";
+  $("#kz-game-no").textContent = snap.game ? gettext("Game %(n)s", { n: snap.game.number }) : gettext("No game yet");
   const score = $("#kz-score");
   score.replaceChildren(
     h("span", { class: "team-A", text: `A ${lp.A ?? 0}` }),
@@ -20,15 +21,19 @@ export function renderHead() {
     h("span", { class: "team-B", text: `B ${lp.B ?? 0}` }),
     h("span", { class: "muted", text: ` / ${target}` }),
   );
-  score.setAttribute("aria-label", `Series score: team A ${lp.A ?? 0}, team B ${lp.B ?? 0} loss points, of ${target}`);
+  score.setAttribute("aria-label", gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
+    { a: lp.A ?? 0, b: lp.B ?? 0, target }));
   const status = $("#kz-status");
   if (!snap.game || isLobby()) {
     const filled = [0, 1, 2, 3].filter((p) => !isEmptySeat(seatInfo(p))).length;
-    status.textContent =
-      snap.series && snap.series.status === "finished" ? "Series over" : `Waiting for players · ${filled}/4 seated`;
-  } else if (v && v.game_over) status.textContent = "Game over";
-  else if (snap.game && snap.game.paused) status.textContent = "Paused";
-  else if (v && Number.isInteger(v.turn)) status.textContent = v.turn === me() ? "Your turn" : `${nameOf(v.turn)} to play`;
+    status.textContent = snap.series && snap.series.status === "finished"
+      ? gettext("Series over")
+      : gettext("Waiting for players · %(n)s/4 seated", { n: filled });
+  } else if (v && v.game_over) status.textContent = gettext("Game over");
+  else if (snap.game && snap.game.paused) status.textContent = gettext("Paused");
+  else if (v && Number.isInteger(v.turn)) {
+    status.textContent = v.turn === me() ? gettext("Your turn") : gettext("%(who)s to play", { who: nameOf(v.turn) });
+  }
   else status.textContent = "";
   // Trump (R6) and stock, always visible on the felt.
   const tbox = $("#kz-trump");
@@ -36,11 +41,12 @@ export function renderHead() {
   tbox.replaceChildren();
   if (v && C.isCode(v.trump_card)) {
     tbox.append(
-      h("span", { class: "info-label", text: "Trump" }),
+      h("span", { class: "info-label", text: gettext("Trump") }),
       h("span", { class: `trump-suit suit-${t}`, text: C.SUIT_SYMBOLS[t], "aria-hidden": "true" }),
       C.cardElement(v.trump_card, { trump: t, small: true }),
     );
-    tbox.setAttribute("aria-label", `Trump: ${C.SUIT_NAMES[t]}, the trump card is the ${C.cardName(v.trump_card)}`);
+    tbox.setAttribute("aria-label", gettext("Trump: %(suit)s, the trump card is the %(card)s",
+      { suit: C.SUIT_NAMES[t], card: C.cardName(v.trump_card) }));
   } else {
     tbox.removeAttribute("aria-label");
   }
@@ -50,8 +56,8 @@ export function renderHead() {
     const n = v.stock_size ?? 0;
     const pile = h("span", { class: "stock-pile" });
     for (let i = 0; i < Math.min(3, Math.ceil(n / 7)); i++) pile.append(C.backElement({ small: true }));
-    sbox.append(h("span", { class: "info-label", text: "Stock" }), pile, h("span", { class: "stock-count", text: String(n) }));
-    sbox.setAttribute("aria-label", `Stock: ${n} card${n === 1 ? "" : "s"}`);
+    sbox.append(h("span", { class: "info-label", text: gettext("Stock") }), pile, h("span", { class: "stock-count", text: String(n) }));
+    sbox.setAttribute("aria-label", ngettext("Stock: %(n)s card", "Stock: %(n)s cards", n));
   }
 }
 
@@ -64,15 +70,16 @@ export function renderSeriesControls() {
   const playing = snap.series && snap.series.status === "playing" && snap.table.kind === "casual";
   if (!playing) return;
   if (you().can_reclaim) {
-    box.append(h("button", { type: "button", class: "primary small", text: "Reclaim my seat",
+    box.append(h("button", { type: "button", class: "primary small", text: gettext("Reclaim my seat"),
       onclick: () => send({ type: "reclaim" }) }));
     return;
   }
   if (me() === null) return;
   const paused = snap.game && snap.game.paused;
   const vote = (kind, label) => h("button", { type: "button", class: "small", text: label,
-    title: "3 of 4 seats must agree (bots always agree)", onclick: () => send({ type: "vote", kind }) });
-  box.append(paused ? vote("resume", "Vote to resume") : vote("pause", "Vote to pause"), vote("end", "Vote to end series"));
+    title: gettext("3 of 4 seats must agree (bots always agree)"), onclick: () => send({ type: "vote", kind }) });
+  box.append(paused ? vote("resume", gettext("Vote to resume")) : vote("pause", gettext("Vote to pause")),
+    vote("end", gettext("Vote to end series")));
 }
 
 // Why a bot plays your seat, in plain words (issue 11): at a ranked table the seat is

@@ -1,6 +1,7 @@
 // The moments worth marking: the end-of-game summary card (when to show it, and the
 // card itself) and the end-of-series goat with "Play again".
 
+import { gettext } from "../../i18n.js";
 import { eggSvg, goatSvg } from "../art.js";
 import { $, csrfToken, h } from "../dom.js";
 import { S, baseUrl, teamNames, you } from "../state.js";
@@ -45,26 +46,34 @@ export function renderSummary() {
   const total = series.loss_points || {};
   const rows = ["A", "B"].map((team) =>
     h("tr", { class: `team-${team}${r.winner === team ? " winner" : ""}` },
-      h("th", { scope: "row" }, h("span", { class: "team-tag", text: `Team ${team}` }), h("span", { class: "muted small team-names", text: teamNames(team) })),
+      h("th", { scope: "row" }, h("span", { class: "team-tag", text: gettext("Team %(team)s", { team }) }), h("span", { class: "muted small team-names", text: teamNames(team) })),
       h("td", { text: String(pts[team] ?? "–") }),
       h("td", { text: String(tr[team] ?? "–") }),
       h("td", { text: lp[team] ? `+${lp[team]}` : "0" }),
       h("td", { text: String(total[team] ?? "–") }),
     ));
-  const eggs = r.eggs ? h("p", { class: "eggs-line" }, h("span", { class: "egg-big", html: eggSvg("eggs") }), " Eggs! 60 – 60: no loss points for anyone (R17).") : null;
-  const head = r.eggs ? "Eggs" : r.winner ? `Team ${r.winner} wins game ${sm.number ?? ""}` : `Game ${sm.number ?? ""} over`;
+  const eggs = r.eggs
+    ? h("p", { class: "eggs-line" }, h("span", { class: "egg-big", html: eggSvg() }),
+      ` ${gettext("Eggs! 60 – 60: no loss points for anyone (R17).")}`)
+    : null;
+  const number = sm.number ?? "";
+  const head = r.eggs
+    ? gettext("Eggs")
+    : r.winner ? gettext("Team %(team)s wins game %(n)s", { team: r.winner, n: number }) : gettext("Game %(n)s over", { n: number });
   box.replaceChildren(
-    h("div", { class: "summary-card", role: "dialog", "aria-label": "Game summary", "aria-modal": "false" },
+    h("div", { class: "summary-card", role: "dialog", "aria-label": gettext("Game summary"), "aria-modal": "false" },
       h("h2", { text: head }),
       h("table", { class: "summary-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: "Card points" }),
-          h("th", { scope: "col", text: "Tricks" }), h("th", { scope: "col", text: "Loss points" }), h("th", { scope: "col", text: "Series" }))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: gettext("Card points") }),
+          h("th", { scope: "col", text: gettext("Tricks") }), h("th", { scope: "col", text: gettext("Loss points") }),
+          h("th", { scope: "col", text: gettext("Series") }))),
         h("tbody", {}, rows)),
       eggs,
-      h("p", { class: "muted small", text: `Series to ${series.target ?? 12} loss points: the first team to reach it is the goat (R18).` }),
+      h("p", { class: "muted small", text: gettext("Series to %(n)s loss points: the first team to reach it is the goat (R18).",
+        { n: series.target ?? 12 }) }),
       h("div", { class: "summary-foot" },
-        h("button", { type: "button", class: "primary", onclick: closeSummary, text: "Continue" }),
-        sm.gameId ? h("a", { class: "button", href: `/game/${sm.gameId}/replay/`, text: "Replay" }) : null),
+        h("button", { type: "button", class: "primary", onclick: closeSummary, text: gettext("Continue") }),
+        sm.gameId ? h("a", { class: "button", href: `/game/${sm.gameId}/replay/`, text: gettext("Replay") }) : null),
     ),
   );
   box.hidden = false;
@@ -84,19 +93,27 @@ export function renderSeriesEnd() {
   box.dataset.key = key;
   const goat = series.goat || (series.winner ? (series.winner === "A" ? "B" : "A") : null);
   const lp = series.loss_points || {};
-  const card = h("div", { class: "series-card", role: "dialog", "aria-label": "Series over" },
+  let title = gettext("Series over");
+  if (goat) {
+    title = series.goats_with_eggs
+      ? gettext("Team %(team)s are the goats with eggs!", { team: goat })
+      : gettext("Team %(team)s are the goats!", { team: goat });
+  }
+  const card = h("div", { class: "series-card", role: "dialog", "aria-label": gettext("Series over") },
     h("div", { class: "goat-art", html: goatSvg() }),
-    h("p", { class: "goat-title", text: goat ? `Team ${goat} ${series.goats_with_eggs ? "are the goats with eggs!" : "are the goats!"}` : "Series over" }),
+    h("p", { class: "goat-title", text: title }),
     goat ? h("p", { class: "goat-names", text: teamNames(goat) }) : null,
-    series.goats_with_eggs ? h("p", { class: "eggs-line" }, h("span", { class: "egg-big", html: eggSvg("eggs") }), " goats with eggs (R17)") : null,
-    h("p", { class: "final-score", text: `Final: A ${lp.A ?? 0} – B ${lp.B ?? 0} loss points` }),
+    series.goats_with_eggs
+      ? h("p", { class: "eggs-line" }, h("span", { class: "egg-big", html: eggSvg() }), ` ${gettext("goats with eggs (R17)")}`)
+      : null,
+    h("p", { class: "final-score", text: gettext("Final: A %(a)s – B %(b)s loss points", { a: lp.A ?? 0, b: lp.B ?? 0 }) }),
   );
   if (you().is_owner) {
     const f = h("form", { method: "post", action: `${baseUrl()}again/`, class: "js-seat-form" },
       h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
-      h("button", { type: "submit", class: "primary big", text: "Play again" }));
+      h("button", { type: "submit", class: "primary big", text: gettext("Play again") }));
     card.append(f);
-  } else card.append(h("p", { class: "muted", text: "The owner may start another series with the same seats." }));
+  } else card.append(h("p", { class: "muted", text: gettext("The owner may start another series with the same seats.") }));
   box.replaceChildren(card);
   box.hidden = false;
 }

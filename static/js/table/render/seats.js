@@ -1,6 +1,7 @@
 // The four seat plates around the felt: name, team, tricks and loss points, card backs,
 // dealer chip, turn marker, and offline / away tags.
 
+import { gettext, ngettext, pgettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { $, h } from "../dom.js";
 import { S, isEmptySeat, me, nameOf, posOf, seatInfo, teamOf, view } from "../state.js";
@@ -21,27 +22,33 @@ export function renderSeats() {
       offline && "is-offline"].filter(Boolean).join(" ");
     slot.className = `kz-slot kz-pos-${pos}`;
     const plate = h("div", { class: cls, "data-seat": seat, "data-team": team });
-    const name = empty ? "Empty seat" : nameOf(seat, { youWord: false });
+    const name = empty ? gettext("Empty seat") : nameOf(seat, { youWord: false });
     const head = h("div", { class: "plate-head" },
       h("span", { class: "avatar", "aria-hidden": "true", text: empty ? "·" : (name[0] || "?").toUpperCase() }),
       h("span", { class: "pname", text: name }),
-      seat === me() ? h("span", { class: "you-tag", text: "you" }) : null,
-      info.bot_level ? h("span", { class: "bot-tag", text: "bot" }) : null,
-      v && v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null,
+      seat === me() ? h("span", { class: "you-tag", text: gettext("you") }) : null,
+      info.bot_level ? h("span", { class: "bot-tag", text: gettext("bot") }) : null,
+      v && v.dealer === seat ? h("span", { class: "dealer-chip", title: gettext("Dealer"), text: pgettext("dealer chip", "D") }) : null,
     );
+    const taken = (v && v.tricks && v.tricks[team]) || 0;
+    const lost = lp[team] ?? 0;
     const stats = h("div", { class: "plate-stats" },
-      h("span", { class: "team-tag", text: `Team ${team}` }),
-      v ? h("span", { class: "stat", title: "Tricks taken by the team in this game" },
-        h("span", { class: "long", text: ` · ${(v.tricks && v.tricks[team]) || 0} tricks` }),
-        h("span", { class: "short", text: ` ${(v.tricks && v.tricks[team]) || 0} tr` })) : null,
-      S.snap.series ? h("span", { class: "stat", title: "Loss points of the team in this series" },
-        h("span", { class: "long", text: ` · ${lp[team] ?? 0} loss pts` }),
-        h("span", { class: "short", text: ` · ${lp[team] ?? 0} lp` })) : null,
+      h("span", { class: "team-tag", text: gettext("Team %(team)s", { team }) }),
+      v ? h("span", { class: "stat", title: gettext("Tricks taken by the team in this game") },
+        h("span", { class: "long", text: ` · ${ngettext("%(n)s trick", "%(n)s tricks", taken)}` }),
+        h("span", { class: "short", text: ` ${pgettext("tricks, short", "%(n)s tr", { n: taken })}` })) : null,
+      S.snap.series ? h("span", { class: "stat", title: gettext("Loss points of the team in this series") },
+        h("span", { class: "long", text: ` · ${ngettext("%(n)s loss pt", "%(n)s loss pts", lost)}` }),
+        h("span", { class: "short", text: ` · ${pgettext("loss points, short", "%(n)s lp", { n: lost })}` })) : null,
     );
     plate.append(head, stats);
-    if (info.away) plate.append(h("div", { class: "offline-tag", title: "A bot plays this seat until its player comes back", text: "away · bot plays" }));
-    else if (offline) plate.append(h("div", { class: "offline-tag", title: "This player's connection dropped", text: "offline" }));
-    if (turn) plate.append(h("div", { class: "turn-marker", text: seat === me() ? "your turn" : "to play" }));
+    if (info.away) {
+      plate.append(h("div", { class: "offline-tag", title: gettext("A bot plays this seat until its player comes back"),
+        text: gettext("away · bot plays") }));
+    } else if (offline) {
+      plate.append(h("div", { class: "offline-tag", title: gettext("This player's connection dropped"), text: gettext("offline") }));
+    }
+    if (turn) plate.append(h("div", { class: "turn-marker", text: seat === me() ? gettext("your turn") : gettext("to play") }));
     if (v && seat !== me()) {
       const n = (v.hand_sizes || [])[seat] ?? 0;
       const backs = h("div", { class: "backs", "aria-hidden": "true" });
@@ -49,11 +56,12 @@ export function renderSeats() {
       plate.append(backs);
     }
     const tricks = v && v.tricks ? v.tricks[team] || 0 : null;
-    const label = [`${name}${seat === me() ? " (you)" : ""}`, `team ${team}`,
-      v && seat !== me() ? `${(v.hand_sizes || [])[seat] ?? 0} cards` : null,
-      tricks !== null ? `team tricks ${tricks}` : null,
-      S.snap.series ? `team loss points ${lp[team] ?? 0}` : null,
-      turn ? "to play" : null].filter(Boolean).join(", ");
+    const held = (v && (v.hand_sizes || [])[seat]) ?? 0;
+    const label = [seat === me() ? gettext("%(name)s (you)", { name }) : name, gettext("team %(team)s", { team }),
+      v && seat !== me() ? ngettext("%(n)s card", "%(n)s cards", held) : null,
+      tricks !== null ? gettext("team tricks %(n)s", { n: tricks }) : null,
+      S.snap.series ? gettext("team loss points %(n)s", { n: lost }) : null,
+      turn ? gettext("to play") : null].filter(Boolean).join(", ");
     plate.setAttribute("aria-label", label);
     plate.setAttribute("role", "group");
     slot.replaceChildren(plate);

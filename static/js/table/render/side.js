@@ -1,6 +1,7 @@
 // The side panel: recent plays, the games of the series, the invite link, spectators;
 // and the review dialog (last trick and the whole public history, R19).
 
+import { gettext, ngettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { $, h } from "../dom.js";
 import { eggSvg } from "../art.js";
@@ -17,7 +18,9 @@ export function renderSide() {
   const hist = (v && v.history) || [];
   const lines = hist.map((e) => describe(e, (s) => nameOf(s), t, me())).filter(Boolean);
   for (const line of lines.slice(-12)) log.append(h("li", { text: line }));
-  if (!lines.length) log.append(h("li", { class: "muted", text: v ? "No plays yet in this game." : "The game has not started." }));
+  if (!lines.length) {
+    log.append(h("li", { class: "muted", text: v ? gettext("No plays yet in this game.") : gettext("The game has not started.") }));
+  }
   log.scrollTop = log.scrollHeight;
   $("#kz-open-review").disabled = !v;
   // Games of the series.
@@ -26,10 +29,12 @@ export function renderSide() {
   tbody.replaceChildren();
   for (const g of games) {
     tbody.append(h("tr", {},
-      h("td", {}, g.id ? h("a", { href: `/game/${g.id}/replay/`, title: `Replay game ${g.number}`, text: String(g.number) }) : String(g.number)),
+      h("td", {}, g.id
+        ? h("a", { href: `/game/${g.id}/replay/`, title: gettext("Replay game %(n)s", { n: g.number }), text: String(g.number) })
+        : String(g.number)),
       h("td", { text: `${g.points?.A ?? "–"} – ${g.points?.B ?? "–"}` }),
       h("td", { text: `${g.tricks?.A ?? 0} – ${g.tricks?.B ?? 0}` }),
-      h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg("eggs") }) : `${g.loss_points?.A ?? 0} – ${g.loss_points?.B ?? 0}`),
+      h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg() }) : `${g.loss_points?.A ?? 0} – ${g.loss_points?.B ?? 0}`),
     ));
   }
   $("#kz-games").hidden = !games.length;
@@ -39,7 +44,7 @@ export function renderSide() {
   inv.hidden = !url;
   if (url) $("#kz-invite-link").value = new URL(url, location.href).href;
   const spec = S.snap.table ? S.snap.table.spectators : 0;
-  $("#kz-spectators").textContent = spec ? `${spec} watching` : "";
+  $("#kz-spectators").textContent = spec ? ngettext("%(n)s watching", "%(n)s watching", spec) : "";
 }
 
 export function renderReview() {
@@ -48,9 +53,11 @@ export function renderReview() {
   const box = $("#kz-review-trick");
   box.replaceChildren();
   const { entries, taker } = lastTrickEntries(v);
-  if (!entries.length) box.append(h("p", { class: "muted", text: "No trick has been taken yet in this game." }));
+  if (!entries.length) box.append(h("p", { class: "muted", text: gettext("No trick has been taken yet in this game.") }));
   else {
-    box.append(h("p", { text: Number.isInteger(taker) ? `${nameOf(taker)} took it.` : "" }));
+    let took = "";
+    if (Number.isInteger(taker)) took = taker === me() ? gettext("You took it.") : gettext("%(who)s took it.", { who: nameOf(taker) });
+    box.append(h("p", { text: took }));
     const row = h("div", { class: "review-row" });
     for (const e of entries) row.append(setElement(e, e.seat, t, { isTop: false }));
     box.append(row);

@@ -1,7 +1,9 @@
 // The centre of the felt: the current trick, each set in front of its seat with the set
 // to beat outlined (R9), or the finished trick while it lingers.
 
+import { gettext } from "../../i18n.js";
 import * as C from "../cards.js";
+import { describe } from "../history.js";
 import { $, h } from "../dom.js";
 import { S, me, nameOf, posOf, view } from "../state.js";
 
@@ -26,12 +28,11 @@ export function setElement(entry, seat, t, { isTop }) {
     for (const code of C.sortCards(entry.cards || [], t)) cards.append(C.cardElement(code, { trump: t, small: true }));
   }
   const who = nameOf(seat);
-  const what = entry.kind === "discard"
-    ? `discarded ${entry.count ?? (entry.cards || []).length} face down${entry.cards ? ` (${C.formatCards(entry.cards, t)})` : ""}`
-    : `${entry.kind === "lead" ? "led" : "beat with"} ${C.formatCards(entry.cards || [], t)}`;
-  el.setAttribute("aria-label", `${who} ${what}${isTop ? ", the set to beat" : ""}`);
+  // The same sentence as the history's (R19): "Ann led K♠ 8♠", "You discarded 2 cards face down".
+  const play = describe({ ...entry, seat }, nameOf, t, me());
+  el.setAttribute("aria-label", isTop ? gettext("%(play)s, the set to beat", { play }) : play);
   el.setAttribute("role", "group");
-  el.append(cards, h("span", { class: "set-label", text: isTop ? `${who} · to beat` : who }));
+  el.append(cards, h("span", { class: "set-label", text: isTop ? gettext("%(who)s · to beat", { who }) : who }));
   return el;
 }
 
@@ -50,7 +51,9 @@ export function renderCentre() {
       trick.append(el);
     }
     const who = Number.isInteger(S.linger.taker) ? nameOf(S.linger.taker) : "";
-    trick.append(h("div", { class: "trick-hint linger-title", text: who ? `${who} took the trick` : "Trick taken" }));
+    let title = gettext("Trick taken");
+    if (who) title = S.linger.taker === me() ? gettext("You took the trick") : gettext("%(who)s took the trick", { who });
+    trick.append(h("div", { class: "trick-hint linger-title", text: title }));
     return;
   }
   const table = v.table || [];
@@ -58,6 +61,6 @@ export function renderCentre() {
     if (entry) trick.append(setElement(entry, seat, t, { isTop: seat === v.top_seat && entry.kind !== "discard" }));
   });
   if (!table.some(Boolean) && !v.game_over && Number.isInteger(v.turn)) {
-    trick.append(h("div", { class: "trick-hint", text: v.turn === me() ? "Your lead" : `${nameOf(v.turn)} leads` }));
+    trick.append(h("div", { class: "trick-hint", text: v.turn === me() ? gettext("Your lead") : gettext("%(who)s leads", { who: nameOf(v.turn) }) }));
   }
 }
