@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Seat, Table
 from games.policy import policy
@@ -44,9 +45,9 @@ def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
     from allauth.account.models import EmailAddress
 
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in to play ranked.")
+        raise PermissionDeniedError(_("Sign in to play ranked."))
     if not EmailAddress.objects.filter(user=user, verified=True).exists():
-        raise PermissionDeniedError("Verify your email address to play ranked.")
+        raise PermissionDeniedError(_("Verify your email address to play ranked."))
     return user
 
 
@@ -58,7 +59,7 @@ def _clock(turn_seconds: Any) -> int:
     except (TypeError, ValueError):
         value = -1
     if value not in CLOCKS:
-        raise InvalidRequestError("A ranked table has a 15 or 30 second clock.")
+        raise InvalidRequestError(_("A ranked table has a 15 or 30 second clock."))
     return value
 
 
@@ -67,7 +68,7 @@ def _require_free(user: AbstractBaseUser) -> None:
     busy = Seat.objects.filter(user=user, table__kind=Table.Kind.RANKED,
                                table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
     if busy.exists():
-        raise TableStateError("You are already playing a ranked series.")
+        raise TableStateError(_("You are already playing a ranked series."))
 
 
 def _mu(user_id: int) -> float:
@@ -109,7 +110,7 @@ def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> Queue
         entry = QueueEntry.objects.select_for_update().filter(user=user).first()
         if entry is not None and entry.status == QueueEntry.Status.WAITING:
             if entry.kind != QueueEntry.Kind.RANKED:
-                raise TableStateError("You are in the casual queue: leave it first.")
+                raise TableStateError(_("You are in the casual queue: leave it first."))
             return entry
         _require_free(user)
         _put_in_queue(user.pk, QueueEntry.Mode.SOLO, None, clock)
@@ -139,19 +140,20 @@ def invite_partner(user: AbstractBaseUser | None, username: Any,
     clock = _clock(turn_seconds)
     name = str(username or "").strip().lstrip("@")
     if not name:
-        raise InvalidRequestError("Whom do you want to play with? Give their username.")
+        raise InvalidRequestError(_("Whom do you want to play with? Give their username."))
     friend = get_user_model().objects.filter(username__iexact=name).first()
     if friend is None or getattr(getattr(friend, "profile", None), "is_deleted", False):
-        raise NotFoundError(f"There is no player called {name}.")
+        raise NotFoundError(_("There is no player called %(name)s.") % {"name": name})
     if friend.pk == user.pk:
-        raise InvalidRequestError("Invite someone else: you cannot partner yourself.")
+        raise InvalidRequestError(_("Invite someone else: you cannot partner yourself."))
     policy().check_ranked(user)
     policy().check_partner(user, friend)  # a block either way
     try:
         _require_verified(friend)
     except PermissionDeniedError:
-        raise PermissionDeniedError(f"{friend.get_username()} cannot play ranked yet "
-                                    "(their email address is not verified).") from None
+        raise PermissionDeniedError(
+            _("%(name)s cannot play ranked yet (their email address is not verified).")
+            % {"name": friend.get_username()}) from None
     with transaction.atomic():
         _require_free(user)
         PairInvite.objects.filter(from_user=user).delete()
@@ -166,7 +168,7 @@ def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
                   .filter(pk=invite_id if isinstance(invite_id, int) else -1,
                           to_user=user, kind=QueueEntry.Kind.RANKED).first())
         if invite is None:
-            raise NotFoundError("That invitation is no longer open.")
+            raise NotFoundError(_("That invitation is no longer open."))
         inviter = invite.from_user
         _require_verified(inviter)
         policy().check_ranked(user)
@@ -177,7 +179,8 @@ def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
         for person in (user, inviter):
             entry = QueueEntry.objects.select_for_update().filter(user=person).first()
             if entry is not None and entry.status == QueueEntry.Status.WAITING and entry.partner_id:
-                raise TableStateError(f"{person.get_username()} is already in the pair queue.")
+                raise TableStateError(_("%(name)s is already in the pair queue.")
+                                      % {"name": person.get_username()})
         # Accepting takes both of you out of the solo queue and into the pair queue.
         _put_in_queue(inviter.pk, QueueEntry.Mode.PAIR, user.pk, invite.turn_seconds)
         _put_in_queue(user.pk, QueueEntry.Mode.PAIR, inviter.pk, invite.turn_seconds)
@@ -249,7 +252,7 @@ def match_queue() -> list[int]:
                         kind=QueueEntry.Kind.RANKED,
                     ).update(status=QueueEntry.Status.MATCHED, table=table, matched_at=now)
                     if updated != 4:
-                        raise TableStateError("someone left the queue meanwhile")
+                        raise TableStateError(_("someone left the queue meanwhile"))
             except ServiceError as error:
                 logger.warning("could not seat %s: %s", match.positions, error.message)
                 continue
