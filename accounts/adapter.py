@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from accounts.models import DELETED_PLAYER_NAME
+from django.utils.translation import gettext
 from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_profile
 
 
@@ -38,9 +39,9 @@ class AccountAdapter(DefaultAccountAdapter):
         """Refuse names that would pass for an anonymised account."""
         lowered = username.casefold()
         if lowered.startswith(DELETED_USERNAME_PREFIX) or lowered == DELETED_PLAYER_NAME:
-            raise ValidationError(
+            raise ValidationError(gettext(
                 "Usernames starting with “deleted-” are reserved. Please choose another."
-            )
+            ))
         return str(super().clean_username(username, shallow=shallow))
 
     def format_email_subject(self, subject: str) -> str:

@@ -1,10 +1,12 @@
 """ISO 3166-1 alpha-2 country codes with English short names, for the profile's country.
 
-A plain list rather than a dependency: the profile needs only "pick one or none", and a
-fixed list keeps stored codes valid forever (a code is never reinterpreted).
+A fixed list keeps stored codes valid forever (a code is never reinterpreted). The names
+a page shows come from CLDR in the page's language (:func:`country_name`, issue 16).
 """
 
 from __future__ import annotations
+
+import functools
 
 COUNTRY_CHOICES: list[tuple[str, str]] = [
     ("AF", "Afghanistan"), ("AX", "Åland Islands"), ("AL", "Albania"), ("DZ", "Algeria"),
@@ -85,3 +87,35 @@ COUNTRY_CHOICES: list[tuple[str, str]] = [
 ]
 
 COUNTRY_NAMES: dict[str, str] = dict(COUNTRY_CHOICES)
+
+
+def country_name(code: str, language: str | None = None) -> str:
+    """The country's short name in ``language`` (default: the active one), from CLDR
+    through Babel (issue 16); the English name above when CLDR has none; '' for none."""
+    if not code:
+        return ""
+    return _localized(_language(language)).get(code.upper(), COUNTRY_NAMES.get(code.upper(), ""))
+
+
+def localized_choices(language: str | None = None) -> list[tuple[str, str]]:
+    """COUNTRY_CHOICES named in ``language`` and sorted for it (a form's select)."""
+    names = _localized(_language(language))
+    return sorted(((code, names.get(code, name)) for code, name in COUNTRY_CHOICES),
+                  key=lambda item: item[1].casefold())
+
+
+def _language(language: str | None) -> str:
+    from django.utils import translation
+
+    return (language or translation.get_language() or "en").split("-")[0]
+
+
+@functools.cache
+def _localized(language: str) -> dict[str, str]:
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        territories = Locale.parse(language).territories
+    except (UnknownLocaleError, ValueError):
+        return {}
+    return {code: str(territories[code]) for code in COUNTRY_NAMES if code in territories}

@@ -7,7 +7,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from accounts.countries import localized_choices
 from accounts.models import BIO_MAX_LENGTH, DELETED_PLAYER_NAME, Profile
 
 
@@ -18,30 +21,32 @@ class ProfileForm(forms.ModelForm):
         model = Profile
         fields = ["display_name", "bio", "country", "preferred_language"]
         labels = {
-            "display_name": "Display name",
-            "bio": "About you",
-            "country": "Country",
-            "preferred_language": "Language",
+            "display_name": _("Display name"),
+            "bio": _("About you"),
+            "country": _("Country"),
+            "preferred_language": _("Language"),
         }
         help_texts = {
-            "display_name": "Shown at tables and on your profile. Leave empty to use your "
-            "username.",
-            "bio": f"A line or two for other players, at most {BIO_MAX_LENGTH} characters.",
+            "display_name": _("Shown at tables and on your profile. Leave empty to use your "
+                              "username."),
         }
         widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = [("", "— not shown —"), *Profile._meta.get_field(
-            "country").choices]
+        # Countries named and sorted in the page's language (CLDR, issue 16).
+        self.fields["country"].choices = [("", gettext("— not shown —")), *localized_choices()]
+        self.fields["bio"].help_text = gettext(
+            "A line or two for other players, at most %(n)d characters.") % {"n": BIO_MAX_LENGTH}
 
     def clean_display_name(self) -> str:
         """Refuse names that hide characters or pass for a deleted account."""
         name = " ".join(self.cleaned_data["display_name"].split())
         if any(unicodedata.category(c) in {"Cc", "Cf", "Co", "Cs"} for c in name):
-            raise forms.ValidationError("Use letters, digits, spaces and punctuation only.")
-        if name.casefold() == DELETED_PLAYER_NAME:
-            raise forms.ValidationError("That name is reserved. Please choose another.")
+            raise forms.ValidationError(
+                gettext("Use letters, digits, spaces and punctuation only."))
+        if name.casefold() in {DELETED_PLAYER_NAME, gettext(DELETED_PLAYER_NAME).casefold()}:
+            raise forms.ValidationError(gettext("That name is reserved. Please choose another."))
         return name
 
     def clean_bio(self) -> str:
@@ -54,7 +59,7 @@ class DeleteAccountForm(forms.Form):
     """The confirmation step: type your username to delete your account."""
 
     confirm_username = forms.CharField(
-        label="Type your username to confirm",
+        label=_("Type your username to confirm"),
         max_length=150,
         strip=True,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none",
@@ -69,7 +74,7 @@ class DeleteAccountForm(forms.Form):
         """It must be exactly the username (case and all): this is not undoable."""
         typed = self.cleaned_data["confirm_username"]
         if typed != self.user.get_username():
-            raise forms.ValidationError(
+            raise forms.ValidationError(gettext(
                 "That is not your username. Type it exactly as shown to delete your account."
-            )
+            ))
         return typed

@@ -13,11 +13,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.avatars import avatar_svg
-from accounts.countries import COUNTRY_CHOICES, COUNTRY_NAMES
+from accounts.countries import COUNTRY_CHOICES, country_name
 
-DELETED_PLAYER_NAME = "deleted player"
+DELETED_PLAYER_NAME = gettext_noop("deleted player")  # shown in the page's language
 DISPLAY_NAME_MAX_LENGTH = 40
 BIO_MAX_LENGTH = 280
 
@@ -56,7 +57,7 @@ class Profile(models.Model):
         """The name every other page prints: display name, else username; never a
         deleted account's old name."""
         if self.is_deleted:
-            return DELETED_PLAYER_NAME
+            return gettext(DELETED_PLAYER_NAME)
         return self.display_name or self.user.get_username()
 
     @property
@@ -66,8 +67,8 @@ class Profile(models.Model):
 
     @property
     def country_name(self) -> str:
-        """The English name of the country, or '' when none is set."""
-        return COUNTRY_NAMES.get(self.country, "")
+        """The country's name in the active language, or '' when none is set."""
+        return country_name(self.country)
 
     def avatar(self, size: int = 40) -> SafeString:
         """The initials avatar as inline SVG (see ``accounts.avatars``)."""

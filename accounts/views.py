@@ -15,9 +15,10 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import selectors, services
+from accounts import language, selectors, services
 from accounts.forms import DeleteAccountForm, ProfileForm
 from games.ratings import selectors as rating_selectors
 
@@ -27,7 +28,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     """``/@/<username>``: anyone may look; unknown names are a plain 404."""
     user = selectors.user_by_username(username)
     if user is None:
-        raise Http404("No player with that name.")
+        raise Http404(gettext("No player with that name."))
     if user.get_username() != username:
         return redirect("accounts:profile", username=user.get_username(), permanent=True)
     context = {
@@ -56,10 +57,12 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, "Your settings are saved.")
+                messages.success(request, gettext("Your settings are saved."))
                 response = redirect("accounts:settings")
-                # The language takes effect at once and stays for signed-out visits.
+                # The language takes effect at once (this session, accounts/language.py)
+                # and stays for signed-out visits (the cookie).
                 translation.activate(saved.preferred_language)
+                language.remember(request.session, saved.preferred_language)
                 response.set_cookie(
                     settings.LANGUAGE_COOKIE_NAME,
                     saved.preferred_language,
@@ -81,11 +84,9 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             services.delete_account(request.user)
             logout(request)
-            messages.success(
-                request,
+            messages.success(request, gettext(
                 "Your account is deleted. Your past games stay in the records as "
-                "“deleted player”.",
-            )
+                "“deleted player”."))
             return redirect("home")
     else:
         form = DeleteAccountForm(user=request.user)
