@@ -3,6 +3,8 @@ signing up with a taken address emails its owner (ACCOUNT_PREVENT_ENUMERATION)."
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.conf import settings
@@ -11,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from accounts.models import DELETED_PLAYER_NAME
-from django.utils.translation import gettext
 from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_profile
 
 
@@ -43,6 +45,27 @@ class AccountAdapter(DefaultAccountAdapter):
                 "Usernames starting with “deleted-” are reserved. Please choose another."
             ))
         return str(super().clean_username(username, shallow=shallow))
+
+    # Sign-in lockout (issue 14): failures are counted per client *and* account together,
+    # so a stranger who types someone's name with wrong passwords only locks themselves
+    # out; the owner signs in from their own device as usual (ACCOUNT_RATE_LIMITS).
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "too_many_login_attempts": (
+            "Too many failed sign-ins for this account from this device or network. "
+            "Wait five minutes and try again, or reset your password (that lifts the "
+            "limit). Nobody else is locked out of the account by this."),
+    }
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
+        """The "key" of the login_failed limit: the login name and the client's address,
+        so the per-key limit counts one client's failures on one account."""
+        login = super()._get_login_attempts_cache_key(request, **credentials)
+        try:
+            client = self.get_client_ip(request)
+        except Exception:  # noqa: BLE001 - no address: the per-IP part refuses anyway
+            client = "unknown"
+        return f"{login}|{client}"
 
     def format_email_subject(self, subject: str) -> str:
         """Prefix every email subject with the site's name, not the request's host."""

@@ -213,6 +213,12 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
+# Rate limits, chosen deliberately (issue 14). "login_failed": 10 failures a minute from
+# one client address over all accounts, and 5 in 5 minutes for one account *from one
+# client*: the adapter makes the key "login|client address" (accounts/adapter.py), so a
+# stranger guessing someone's password locks out only themselves, never the owner.
+# Behind a proxy, KOZEL_TRUSTED_PROXY_COUNT must say how many (production.py), or every
+# client would share the proxy's address.
 ACCOUNT_RATE_LIMITS = {
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/h/ip",

@@ -6,18 +6,49 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
-for _required in ("SECRET_KEY", "REDIS_URL", "DATABASE_URL"):
-    if not os.environ.get(_required):
+for _required in ("SECRET_KEY", "REDIS_URL", "DATABASE_URL", "ALLOWED_HOSTS"):
+    if not os.environ.get(_required, "").strip():
         raise ImproperlyConfigured(
             f"{_required} must be set in production (kozel_site.settings.production)."
         )
 os.environ.setdefault("DEBUG", "false")
 
+# Known development and placeholder keys, and the markers of generated insecure ones.
+_WEAK_MARKERS = ("dev-only", "insecure", "change-me", "changeme", "replace-me", "example")
+_MIN_KEY_LENGTH = 50
+_MIN_KEY_CHARACTERS = 10
+
+
+def weak_secret_key(key: str) -> str | None:
+    """Why ``key`` is too weak for production, or None (issue 14)."""
+    if len(key) < _MIN_KEY_LENGTH:
+        return f"it has {len(key)} characters; use at least {_MIN_KEY_LENGTH}"
+    if len(set(key)) < _MIN_KEY_CHARACTERS:
+        return f"it uses fewer than {_MIN_KEY_CHARACTERS} different characters"
+    lowered = key.lower()
+    for marker in _WEAK_MARKERS:
+        if marker in lowered:
+            return f"it contains {marker!r}, the mark of a development or placeholder key"
+    return None
+
+
+_weak = weak_secret_key(os.environ["SECRET_KEY"].strip())
+if _weak:
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is too weak for production: {_weak}. Generate one with: python -c "
+        "'import secrets; print(secrets.token_urlsafe(64))'")
+if "*" in [h.strip() for h in os.environ["ALLOWED_HOSTS"].split(",")]:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must name the site's hosts in production, not '*'.")
+
 from .base import *  # noqa: E402,F403
-from .base import DEBUG  # noqa: E402
+from .base import DEBUG, env_int  # noqa: E402
 
 if DEBUG:
     raise ImproperlyConfigured("DEBUG must be off in production.")
+
+# Production runs behind a proxy (SECURE_PROXY_SSL_HEADER below): allauth's rate limits
+# must see the client's address, the last of this many X-Forwarded-For hops.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("KOZEL_TRUSTED_PROXY_COUNT", 1, minimum=0)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = True

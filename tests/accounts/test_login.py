@@ -39,11 +39,11 @@ def test_login_failed_rate_limit_stops_guessing(client, bob):
         response = sign_in(client, "bob", "wrong", **ip)
         assert "not correct" in response.content.decode()
     limited = sign_in(client, "bob", "wrong", **ip)
-    assert "Too many failed login attempts" in limited.content.decode()
+    assert "Too many failed sign-ins for this account" in limited.content.decode()
     # Even the right password is refused while the limit holds.
     right = sign_in(client, "bob", **ip)
     assert not is_signed_in(client)
-    assert "Too many failed login attempts" in right.content.decode()
+    assert "Too many failed sign-ins for this account" in right.content.decode()
 
 
 def test_rate_limit_is_per_login_so_alice_is_not_locked_out_by_bobs_guesser(client, alice, bob):
