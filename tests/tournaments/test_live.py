@@ -66,6 +66,7 @@ async def test_unknown_tournaments_and_anonymous_banner_sockets_are_refused(club
     assert not ok
     _, ok = await _connect("/ws/tournaments/me/")
     assert not ok
+    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.mark.parametrize("args", [("1",), (True,), (-1,), (), (1, 2)])
