@@ -399,3 +399,51 @@ def test_csv_exports_standings_and_results(client, club_cast):
     assert lines[1].startswith("1,1,'=HYPERLINK(1)")  # no formula injection
     results = client.get(f"/tournament/{t.pk}/results.csv").content.decode().splitlines()
     assert results[1].split(",")[:5] == ["1", "1", "'=HYPERLINK(1)", b.name, "A"]
+
+
+def test_the_beat_tick_does_every_due_step_a_lost_task_would_have(club_cast):
+    """Scheduled start, check-in deadline, a series that ended without its task, the
+    next round after the break, the time limit: each found and done by ``tick``."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t = event(club_cast, rounds=2)
+    enter_pairs(t, club_cast.players[:4])
+    t.starts_at = timezone.now() - timedelta(seconds=1)
+    t.save(update_fields=["starts_at"])
+    assert rounds.tick()["started"] == 1
+    r1 = current(t)
+    assert r1.status == "checkin"
+    # Nobody checks in: the tick settles the deadline once it has passed.
+    assert "checkins" not in rounds.tick()
+    later = timezone.now() + timedelta(seconds=t.checkin_seconds + 1)
+    done = rounds.tick(later)
+    match = r1.matches.get()
+    match.refresh_from_db()
+    assert match.outcome == "none" and match.forfeit  # both sides absent
+    # Round 2 was paired at once, and the same pass started it (the break is 0).
+    assert done == {"checkins": 1, "rounds": 1}
+    r2 = current(t)
+    assert r2.number == 2 and r2.status == "checkin"
+    check_in_everybody(r2)
+    series_id = r2.matches.get().series_id
+    end_series(series_id, "A", 12, 2)  # its match_finished_task is "lost"
+    assert rounds.tick()["matches"] == 1
+    t.refresh_from_db()
+    assert t.status == "finished"
+
+
+def test_a_scheduled_start_with_too_few_entries_is_audited_and_not_retried(club_cast):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t = event(club_cast)
+    t.starts_at = timezone.now() - timedelta(seconds=1)
+    t.save(update_fields=["starts_at"])
+    assert "started" not in rounds.tick()
+    t.refresh_from_db()
+    assert t.starts_at is None and t.status == "registration"
+    failed = AuditEntry.objects.get(tournament=t, action="tournament.start_failed")
+    assert "At least 2 pairs" in failed.reason

@@ -47,6 +47,7 @@ from games.services.errors import (
     ServiceError,
     TableStateError,
 )
+from games.signals import round_started
 from games.tournaments import emails, pairing, publish, selectors
 from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
 from games.tournaments.services import audit
@@ -266,6 +267,9 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
     audit.record(t.club, actor, "round.start", tournament=t, round=round_.number)
     _after_match_change(t, round_)
     publish.on_commit_banner(people)
+    transaction.on_commit(lambda: round_started.send(
+        sender=Round, tournament_id=t.pk, tournament_name=t.name, round_number=round_.number,
+        user_ids=list(people)))
     url = f"{getattr(settings, 'KOZEL_SITE_URL', '')}/tournament/{t.pk}/"
     emails.on_commit_round_started(t.name, round_.number, url, mail)
     _schedule(round_)
@@ -387,7 +391,7 @@ def _forfeit_locked(match: Match, absent_positions: set[int]) -> None:
     match.save(update_fields=["outcome", "forfeit", "status", "finished_at"])
 
 
-def checkin_deadline(round_id: int, *, force: bool = False) -> int:
+def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> int:
     """The check-in time is up: absentees forfeit or get a bot. Returns matches settled."""
     t_id = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
     if t_id is None:
@@ -397,7 +401,7 @@ def checkin_deadline(round_id: int, *, force: bool = False) -> int:
         round_ = Round.objects.select_for_update().get(pk=round_id)
         if round_.status != Round.Status.CHECKIN:
             return 0
-        if not force and timezone.now() + EARLY < round_.checkin_deadline:
+        if not force and (now or timezone.now()) + EARLY < round_.checkin_deadline:
             return 0
         settled = 0
         for match in round_.matches.select_for_update().filter(status=Match.Status.CHECKIN):
@@ -436,7 +440,7 @@ def _decide(series: Series) -> str:
     return "A" if series.loss_points_a < series.loss_points_b else "B"
 
 
-def round_time(round_id: int, *, force: bool = False) -> int:
+def round_time(round_id: int, *, force: bool = False, now: Any = None) -> int:
     """The round's time limit: every series still playing ends (``round_time``) through
     the finisher, decided by fewer loss points. Returns how many series it ended."""
     t_id = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
@@ -447,7 +451,7 @@ def round_time(round_id: int, *, force: bool = False) -> int:
         round_ = Round.objects.select_for_update().get(pk=round_id)
         if round_.status not in (Round.Status.CHECKIN, Round.Status.PLAYING):
             return 0
-        if not force and timezone.now() + EARLY < round_.ends_at:
+        if not force and (now or timezone.now()) + EARLY < round_.ends_at:
             return 0
     if round_.status == Round.Status.CHECKIN:
         checkin_deadline(round_id, force=True)
@@ -594,11 +598,11 @@ def tick(now: Any = None) -> dict[str, int]:
     for round_id in Round.objects.filter(status=Round.Status.CHECKIN,
                                          checkin_deadline__lte=now).values_list("pk",
                                                                                  flat=True)[:50]:
-        done["checkins"] += checkin_deadline(round_id)
+        done["checkins"] += checkin_deadline(round_id, now=now)
     for round_id in Round.objects.filter(status__in=[Round.Status.CHECKIN,
                                                      Round.Status.PLAYING],
                                          ends_at__lte=now).values_list("pk", flat=True)[:50]:
-        done["time_limits"] += round_time(round_id)
+        done["time_limits"] += round_time(round_id, now=now)
     for series_id in (Match.objects.filter(status=Match.Status.PLAYING)
                       .exclude(series__status=Series.Status.PLAYING)
                       .values_list("series_id", flat=True)[:100]):
