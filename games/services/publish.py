@@ -14,6 +14,7 @@ most once: a client that sees a gap asks for a snapshot.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -39,18 +40,43 @@ def public_group(table_id: int) -> str:
     return f"table.{table_id}.public"
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
-    """Send, logging instead of raising: a broadcast failure must not undo a commit."""
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send group messages concurrently, in one trip to the event loop; log, never raise:
+    a broadcast failure must not undo a commit (clients resync).
+
+    One ``async_to_sync`` per change, not per group: each call from a thread is a hop to
+    the loop (in a Celery worker a new loop, and a new Redis connection, every time), and
+    five of them in a row were half of a move's time (python -m tests.load, issue 15).
+    """
+
+    async def send() -> None:
+        layer = get_channel_layer()
+        results = await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in messages),
+            return_exceptions=True)
+        for (group, _), result in zip(messages, results, strict=True):
+            if isinstance(result, BaseException):
+                logger.error("broadcast to %s failed", group, exc_info=result)
+
     try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
+        async_to_sync(send)()
     except Exception:  # noqa: BLE001 - clients resync; the move is already stored
-        logger.exception("broadcast to %s failed", group)
+        logger.exception("broadcast to %s failed", ", ".join(g for g, _ in messages))
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    """Send one group message (see :func:`_send_all`)."""
+    _send_all([(group, message)])
+
+
+def _table_changed_messages(table_id: int) -> list[tuple[str, dict[str, Any]]]:
+    return [(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id}),
+            (table_group(table_id), {"type": "table.refresh"})]
 
 
 def table_changed(table_id: int) -> None:
     """Tell the lobby and every connection at the table to refresh their snapshot."""
-    _send(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
-    _send(table_group(table_id), {"type": "table.refresh"})
+    _send_all(_table_changed_messages(table_id))
 
 
 def on_commit_table_changed(table_id: int) -> None:
@@ -72,15 +98,15 @@ def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
     over = bool(public["game_over"])
 
     def send() -> None:
-        for position, view in enumerate(seat_views):
-            _send(seat_group(table_id, position), {
-                "type": "table.event", "game_id": game_id, "version": version, "view": view,
-                "turn_deadline": deadline})
-        _send(public_group(table_id), {
+        messages = [(seat_group(table_id, position), {
+            "type": "table.event", "game_id": game_id, "version": version, "view": view,
+            "turn_deadline": deadline}) for position, view in enumerate(seat_views)]
+        messages.append((public_group(table_id), {
             "type": "table.event", "game_id": game_id, "version": version, "view": public,
-            "turn_deadline": deadline})
+            "turn_deadline": deadline}))
         if over:
-            table_changed(table_id)
+            messages += _table_changed_messages(table_id)
+        _send_all(messages)
 
     transaction.on_commit(send)
 
