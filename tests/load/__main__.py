@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--bots", type=int, default=0, help="bot seats per table (0-3)")
         p.add_argument("--sweep", type=float, default=None,
                        help="beat sweep period, seconds (default: the site's)")
-        p.add_argument("--heartbeat", type=float, default=2.0,
+        p.add_argument("--heartbeat", type=float, default=10.0,
                        help="presence heartbeat seconds (entries expire after 3)")
 
     common(sub.add_parser("play", help="N tables at human pace: round trip vs the floor"), 100)
@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     dr = sub.add_parser("drop", help="open many sockets, drop them without a close")
     common(dr, 10, seconds=0.0)
     dr.add_argument("--sockets", type=int, default=1000)
+    dr.set_defaults(heartbeat=2.0)  # entries expire after 6 s: the drop is seen sooner
     sm = sub.add_parser("smoke", help="the CI version: a few tables, one fault, some fuzz")
     common(sm, 4, seconds=20.0)
     sm.set_defaults(bots=2)
