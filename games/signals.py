@@ -8,6 +8,10 @@ their own services.
   termination: str)``: a series ended; ``termination`` is a ``models.Termination``
   value (completed: a team reached the target, R18; voted_end, abandoned, voided).
   Receivers act on the reason explicitly. Sent only by services/finish.py.
+- ``round_started(sender=Round, tournament_id: int, tournament_name: str,
+  round_number: int, user_ids: list[int])``: a tournament round's tables are ready for
+  these people (sent after commit by tournaments/services/rounds.py; the notification
+  centre listens, issue 17).
 """
 
 from __future__ import annotations
@@ -16,3 +20,4 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 series_finished = Signal()
+round_started = Signal()

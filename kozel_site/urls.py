@@ -30,4 +30,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     # /report/, /account/reports/, /account/blocks/, /moderation/... (issue 14).
     path("", include("accounts.moderation.urls")),
+    # /friends/, /notifications/, /invites/<id>/... (issue 17).
+    path("", include("accounts.social.urls")),
 ]

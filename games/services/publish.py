@@ -4,7 +4,10 @@ Groups (a consumer follows one table across the games of its series):
 - ``table.<id>.seat.<n>``: the connection(s) of the player at position n;
 - ``table.<id>.public``: spectators and the public view;
 - ``table.<id>``: every connection at the table (refresh notices, chat);
-- ``lobby``: the lobby page.
+- ``lobby``: the lobby page;
+- ``user.<id>.pages``: every open page socket of one signed-in person (not their table
+  sockets, which join ``games.policy.user_group``): the tournaments' round-start banner
+  and the notification centre share it (:func:`user_pages_group`).
 
 Each move sends every seat group its own ``SeatView`` and the public group the public
 view, all carrying the new ``version``, so every connection sees every version bump
@@ -38,6 +41,12 @@ def seat_group(table_id: int, position: int) -> str:
 
 def public_group(table_id: int) -> str:
     return f"table.{table_id}.public"
+
+
+def user_pages_group(user_id: int) -> str:
+    """The group of every open page socket of one person (one socket per page: the
+    round-start banner and the notifications use the same one)."""
+    return f"user.{user_id}.pages"
 
 
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:

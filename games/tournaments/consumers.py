@@ -3,7 +3,8 @@
 - ``ws/tournament/<id>/``: anyone who may see the page (everyone: tournaments are
   public) joins ``tournament.<id>`` and gets ``{"type": "changed"}`` after each commit
   that changed the tournament; the page then fetches its live part again.
-- ``ws/tournaments/me/``: a signed-in person joins ``tournament.user.<id>`` and gets
+- ``ws/tournaments/me/``: a signed-in person joins their page group (publish.user_group;
+  every page opens ``ws/me/`` instead, accounts/social/consumers.py) and gets
   ``{"type": "banner"}`` when their round starts or their match changes; every page then
   fetches the banner again (static/js/tournaments/banner.js).
 
@@ -71,3 +72,7 @@ class BannerConsumer(TournamentConsumer):
 
     async def tournament_banner(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "banner"})
+
+    async def user_frame(self, event: dict[str, Any]) -> None:
+        """Other messages to the page group (notifications, issue 17) pass through."""
+        await self.send_json(event["frame"])

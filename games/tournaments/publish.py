@@ -4,8 +4,9 @@ Groups:
 - ``tournament.<id>``: everyone with the tournament page open; ``tournament.changed``
   tells them to fetch the live part again (the page is server-rendered; a lost message
   is made good by the next one and by the page's periodic refresh);
-- ``tournament.user.<user id>``: one person's open pages; ``tournament.banner`` makes
-  every page fetch its round-start banner again.
+- ``user.<user id>.pages`` (games/services/publish.user_pages_group, shared with the
+  notification centre): one person's open pages; ``tournament.banner`` makes every page
+  fetch its round-start banner again.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from games.services.publish import user_pages_group
+
 logger = logging.getLogger(__name__)
 
 
@@ -26,7 +29,7 @@ def tournament_group(tournament_id: int) -> str:
 
 
 def user_group(user_id: int) -> str:
-    return f"tournament.user.{user_id}"
+    return user_pages_group(user_id)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

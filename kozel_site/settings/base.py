@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "accounts.moderation",  # reports, sanctions, the moderation log (issue 14)
+    "accounts.social",  # follows, invitations, notifications, privacy (issue 17)
     "games",
     "games.ratings",
     "games.queue",
@@ -80,6 +81,7 @@ TEMPLATES = [
                 "games.context_processors.live_game",
                 "accounts.moderation.context_processors.sanctions",
                 "games.tournaments.context_processors.round_banner",
+                "accounts.social.context_processors.notifications",
             ],
         },
     },

@@ -1,0 +1,94 @@
+"""The per-user page socket, ``ws/me/``: one per open page of a signed-in person.
+
+It joins the person's page group (games/services/publish.user_pages_group), the one
+channel the tournaments' round-start banner (``tournament.banner``) and the
+notification centre (``user.frame``) share, so a page never opens a second socket
+for them. It also keeps the person's page presence (presence.py) with a heartbeat,
+and announces their coming online and going offline to the people who follow them
+(privacy applied in services.announce_presence).
+
+Frames to the browser: ``{"type": "hello", "unread": n}`` on connect; ``banner``;
+``notification`` (notify.frame_of); ``notifications.read``; ``presence``
+(``{"username", "online"}``); ``pong``. Anything the browser sends but a ping is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from accounts.social import presence, services
+from accounts.social.selectors import unread_count
+from games import presence as table_presence
+from games.services.publish import user_pages_group
+
+CLOSE_FORBIDDEN = 4403
+
+
+class PageConsumer(AsyncJsonWebsocketConsumer):
+    group: str = ""
+    counted: bool = False
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.user = user
+        self.group = user_pages_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        first = await sync_to_async(presence.touch, thread_sensitive=False)(
+            user.pk, self.channel_name)
+        self.counted = True
+        await self.send_json({"type": "hello",
+                              "unread": await database_sync_to_async(unread_count)(user)})
+        if first:
+            await database_sync_to_async(services.announce_presence)(user.pk, True)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.counted:
+            self.counted = False
+            last = await sync_to_async(presence.drop, thread_sensitive=False)(
+                self.user.pk, self.channel_name)
+            if last:
+                await database_sync_to_async(services.announce_presence)(self.user.pk, False)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the consumer with its presence heartbeat beside it (as the table socket
+        does): if the consumer dies in any way, the heartbeat stops and the entry expires."""
+        beat = asyncio.ensure_future(self._heartbeat())
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            beat.cancel()
+
+    async def _heartbeat(self) -> None:
+        interval = table_presence.heartbeat_seconds()
+        while True:
+            await asyncio.sleep(interval)
+            if self.counted:
+                await sync_to_async(presence.touch, thread_sensitive=False)(
+                    self.user.pk, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def decode_json(self, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except (ValueError, RecursionError):  # STACK-NOTES 14
+            return None
+
+    async def tournament_banner(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "banner"})
+
+    async def user_frame(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])

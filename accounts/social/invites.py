@@ -1,0 +1,192 @@
+"""Invitations to your table by username, with accept and decline (issue 17).
+
+- :func:`invite` — from the friends list or by any username: to the table you own and
+  sit at whose series has not started and that has a free seat (``table_id``), or, when
+  you have none, a new private casual table with you at seat 0. Refused across a block
+  (either way, accounts/moderation), and when the invitee accepts invitations from
+  friends only and does not follow you. The invitee gets a notification, live.
+- :func:`accept` — sit down at a free seat (the one opposite the inviter first: you
+  came to play together) through the table services; refused while you hold a seat in a
+  live series elsewhere ("return to your game").
+- :func:`decline` — the inviter is told; :func:`withdraw` — the inviter takes it back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.social import notify
+from accounts.social.models import Notification, TableInvite
+from accounts.social.selectors import blocks_between, follows, settings_of
+from accounts.social.services import person_named, require_user
+from games.models import Seat, Table
+from games.selectors import live_seat_of
+from games.services import tables as table_service
+from games.services.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    SeatTakenError,
+    TableStateError,
+)
+
+SEATABLE = (Table.Status.OPEN, Table.Status.FINISHED)
+
+
+def _name(user: Any) -> str:
+    return getattr(getattr(user, "profile", None), "public_name", None) or user.get_username()
+
+
+def _own_table(user: AbstractBaseUser, table_id: Any) -> Table:
+    if isinstance(table_id, bool) or not isinstance(table_id, int):
+        raise InvalidRequestError(_("Choose one of your tables."))
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.owner_id != user.pk \
+            or not Seat.objects.filter(table=table, user=user).exists():
+        raise NotFoundError(_("You can invite people only to a table you own and sit at."))
+    return table
+
+
+def _new_table(user: AbstractBaseUser) -> Table:
+    table = table_service.create_table(user, table_service.TableSettings(
+        name=(_("%(name)s's table") % {"name": user.get_username()})[:60],
+        visibility=Table.Visibility.PRIVATE))
+    table_service.take_seat(table.pk, user, 0)
+    return table
+
+
+def check_may_invite(user: AbstractBaseUser, other: Any) -> None:
+    """Raise unless ``user`` may invite ``other`` to a table (blocks, friends only)."""
+    if other.pk == user.pk:
+        raise InvalidRequestError(_("Invite someone else: you are at the table already."))
+    if blocks_between(user.pk, other.pk):
+        raise PermissionDeniedError(_("You cannot invite this player."))
+    if settings_of(other).invites_from_friends_only and not follows(other.pk, user.pk):
+        raise PermissionDeniedError(
+            _("%(name)s accepts invitations from their friends only.") % {"name": _name(other)})
+
+
+def invite(user: AbstractBaseUser | None, username: Any, table_id: Any = None) -> TableInvite:
+    """Invite ``username`` to your table (see the module docstring)."""
+    user = require_user(user)
+    other = person_named(username)
+    check_may_invite(user, other)
+    with transaction.atomic():
+        if table_id in (None, ""):
+            from accounts.social.selectors import open_table_of
+
+            table = open_table_of(user) or _new_table(user)
+        else:
+            table = _own_table(user, table_id)
+        table = table_service.lock_table(table.pk)
+        if table.status not in SEATABLE:
+            raise TableStateError(_("The series has started: seats can no longer change."))
+        seats = list(Seat.objects.filter(table=table))
+        if any(seat.user_id == other.pk for seat in seats):
+            raise InvalidRequestError(_("%(name)s already sits at this table.")
+                                      % {"name": _name(other)})
+        if not any(seat.is_empty for seat in seats):
+            raise TableStateError(_("Your table has no free seat."))
+        existing = (TableInvite.objects.select_for_update()
+                    .filter(to_user=other, table=table, status=TableInvite.Status.PENDING)
+                    .first())
+        if existing is not None:
+            return existing
+        created = TableInvite.objects.create(from_user=user, to_user=other, table=table)
+        notify.notify(other, Notification.Kind.INVITE,
+                      {"name": _name(user), "table": table.name},
+                      reverse("social:notifications"), invite=created)
+    return created
+
+
+def _pending_for(user: AbstractBaseUser, invite_id: Any, *, sent: bool = False) -> TableInvite:
+    if isinstance(invite_id, bool) or not isinstance(invite_id, int):
+        raise NotFoundError(_("That invitation is no longer open."))
+    who = {"from_user": user} if sent else {"to_user": user}
+    found = (TableInvite.objects.select_for_update().select_related("table", "from_user")
+             .filter(pk=invite_id, status=TableInvite.Status.PENDING, **who).first())
+    if found is None:
+        raise NotFoundError(_("That invitation is no longer open."))
+    return found
+
+
+def _answer(found: TableInvite, status: str) -> None:
+    found.status = status
+    found.answered_at = timezone.now()
+    found.save(update_fields=["status", "answered_at"])
+    Notification.objects.filter(invite=found, read_at__isnull=True).update(
+        read_at=timezone.now())
+
+
+def accept(user: AbstractBaseUser | None, invite_id: Any) -> Table:
+    """Accept: you sit down at the table (opposite the inviter when that seat is free)."""
+    user = require_user(user)
+    with transaction.atomic():
+        # The lock order: the table first (as every table service), then the invite.
+        peek = TableInvite.objects.filter(
+            pk=invite_id if isinstance(invite_id, int) and not isinstance(invite_id, bool)
+            else -1, to_user=user).values_list("table_id", flat=True).first()
+        if peek is None:
+            raise NotFoundError(_("That invitation is no longer open."))
+        table = table_service.lock_table(peek)
+        found = _pending_for(user, invite_id)
+        live = live_seat_of(user)
+        if live is not None and live.series.table_id != found.table_id:
+            raise TableStateError(_("You are playing at table %(name)s: return to your game.")
+                                  % {"name": live.series.table.name})
+        if blocks_between(user.pk, found.from_user_id):
+            raise PermissionDeniedError(_("You cannot join this table."))
+        if table.status not in SEATABLE:
+            _answer(found, TableInvite.Status.GONE)
+            raise TableStateError(_("The series has started: seats can no longer change."))
+        seats = {s.position: s for s in Seat.objects.filter(table=table)}
+        inviter = next((p for p, s in seats.items() if s.user_id == found.from_user_id), None)
+        order = sorted(seats, key=lambda p: (inviter is None or p != (inviter + 2) % 4, p))
+        for position in order:
+            if seats[position].user_id == user.pk:
+                break  # already seated there
+            if seats[position].is_empty:
+                try:
+                    with transaction.atomic():
+                        table_service.take_seat(table.pk, user, position)
+                    break
+                except SeatTakenError:
+                    continue
+        else:
+            raise TableStateError(_("The table is full."))
+        _answer(found, TableInvite.Status.ACCEPTED)
+        transaction.on_commit(lambda: notify.push(user.pk, {"type": "notifications.read",
+                                                            "unread": _unread(user)}))
+    return table
+
+
+def _unread(user: Any) -> int:
+    from accounts.social.selectors import unread_count
+
+    return unread_count(user)
+
+
+def decline(user: AbstractBaseUser | None, invite_id: Any) -> TableInvite:
+    """Decline: the inviter gets a notification."""
+    user = require_user(user)
+    with transaction.atomic():
+        found = _pending_for(user, invite_id)
+        _answer(found, TableInvite.Status.DECLINED)
+        notify.notify(found.from_user, Notification.Kind.DECLINED, {"name": _name(user)},
+                      reverse("games:table", args=[found.table_id]))
+    return found
+
+
+def withdraw(user: AbstractBaseUser | None, invite_id: Any) -> TableInvite:
+    """The inviter takes an invitation back before it is answered."""
+    user = require_user(user)
+    with transaction.atomic():
+        found = _pending_for(user, invite_id, sent=True)
+        _answer(found, TableInvite.Status.GONE)
+    return found

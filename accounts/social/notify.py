@@ -1,0 +1,186 @@
+"""Writes of the notification centre: store a notification, push it live to the user's
+open pages, email it when they opted in; mark notifications read.
+
+Live: after commit, one ``user.frame`` message to the user's page group
+(:func:`games.services.publish.user_pages_group`), which every page socket of theirs
+joins (consumers.py). The channel layer delivers at most once; the badge is also
+rendered with every page, and the notification centre reads the database.
+
+Email: only for a kind the user opted into (SocialSettings ``email_<kind>``); every
+email carries an unsubscribe link, a signed token naming the user and the kind
+(:func:`unsubscribe_token`), good until used.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.language import profile_language
+from accounts.social.models import Notification, SocialSettings, TableInvite
+from accounts.social.selectors import settings_of, unread_count
+from games.services.errors import InvalidRequestError, PermissionDeniedError
+from games.services.publish import user_pages_group
+
+logger = logging.getLogger(__name__)
+Kind = Notification.Kind
+UNSUBSCRIBE_SALT = "social.unsubscribe"
+# The kinds one can get by email, and the SocialSettings field that opts in.
+# (A round start is emailed by tournaments to whoever opted in on their entry.)
+EMAIL_FIELDS = {Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
+                Kind.MODERATOR: "email_moderator"}
+
+
+def text_of(notification: Notification) -> str:
+    """The notification's line in the active language."""
+    p = notification.params or {}
+    name = p.get("name", "")
+    if notification.kind == Kind.INVITE:
+        return _("%(name)s invites you to their table %(table)s.") % {
+            "name": name, "table": p.get("table", "")}
+    if notification.kind == Kind.FRIEND_TABLE:
+        return _("%(name)s started a table: %(table)s.") % {"name": name,
+                                                             "table": p.get("table", "")}
+    if notification.kind == Kind.ROUND:
+        return _("Round %(round)s of %(tournament)s starts: your table is ready.") % {
+            "round": p.get("round", ""), "tournament": p.get("tournament", "")}
+    if notification.kind == Kind.MODERATOR:
+        return _("A moderator's message: %(text)s") % {"text": p.get("text", "")}
+    if notification.kind == Kind.DECLINED:
+        return _("%(name)s declined your invitation.") % {"name": name}
+    return ""
+
+
+def frame_of(notification: Notification, unread: int) -> dict[str, Any]:
+    """What a page socket receives for a new notification (JSON, no HTML)."""
+    return {"type": "notification", "id": notification.pk, "kind": notification.kind,
+            "text": text_of(notification), "url": notification.url, "unread": unread,
+            "invite": notification.invite_id}
+
+
+def push(user_id: int, frame: dict[str, Any]) -> None:
+    """Send ``frame`` to every open page of the user now (log, never raise)."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(
+            user_pages_group(user_id), {"type": "user.frame", "frame": frame})
+    except Exception:  # noqa: BLE001 - the badge is rendered with every page anyway
+        logger.exception("could not push to the pages of %s", user_id)
+
+
+def _language_of(user: Any) -> str:
+    return profile_language(user) or settings.LANGUAGE_CODE
+
+
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: Any) -> tuple[int, str]:
+    """The (user id, kind) a token names; InvalidRequestError if it was tampered with."""
+    try:
+        data = signing.loads(str(token or ""), salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        raise InvalidRequestError(_("This unsubscribe link is not valid.")) from None
+    if (not isinstance(data, dict) or not isinstance(data.get("u"), int)
+            or data.get("k") not in EMAIL_FIELDS):
+        raise InvalidRequestError(_("This unsubscribe link is not valid."))
+    return data["u"], data["k"]
+
+
+def _site_url() -> str:
+    return str(getattr(settings, "KOZEL_SITE_URL", "") or "")
+
+
+def _email(notification: Notification) -> None:
+    """Email one notification (after commit; a failure logs, the centre has it)."""
+    user = notification.user
+    if not user.email:
+        return
+    with translation.override(_language_of(user)):
+        token = unsubscribe_token(user.pk, notification.kind)
+        unsubscribe = _site_url() + reverse("social:unsubscribe", args=[token])
+        body = _("Hello %(name)s,\n\n%(text)s\n\n%(url)s\n\n"
+                 "You get this email because you asked for it in your settings. "
+                 "To stop these emails, unsubscribe here:\n%(unsubscribe)s\n") % {
+            "name": user.get_username(), "text": text_of(notification),
+            "url": _site_url() + notification.url if notification.url else "",
+            "unsubscribe": unsubscribe}
+        message = EmailMessage(
+            subject=text_of(notification)[:150], body=body,
+            from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
+            headers={"List-Unsubscribe": f"<{unsubscribe}>",
+                     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+    try:
+        message.send(fail_silently=False)
+    except Exception:  # noqa: BLE001 - the notification centre shows it anyway
+        logger.exception("notification email to %s failed", user.pk)
+
+
+def notify(user: Any, kind: str, params: dict[str, Any], url: str = "",
+           invite: TableInvite | None = None) -> Notification:
+    """Store a notification for ``user``; after commit push it live and, when they
+    opted in for this kind, email it."""
+    if kind not in Kind.values:
+        raise InvalidRequestError("unknown notification kind")
+    with transaction.atomic():
+        notification = Notification.objects.create(user=user, kind=kind, params=params,
+                                                   url=url[:200], invite=invite)
+        wants_email = bool(getattr(settings_of(user), EMAIL_FIELDS.get(kind, ""), False))
+
+        def after() -> None:
+            with translation.override(_language_of(user)):
+                push(user.pk, frame_of(notification, unread_count(user)))
+            if wants_email:
+                _email(notification)
+
+        transaction.on_commit(after)
+    return notification
+
+
+def notify_many(user_ids: Iterable[int], kind: str, params: dict[str, Any],
+                url: str = "") -> int:
+    """The same notification for several people (each their own row and push)."""
+    users = get_user_model().objects.filter(pk__in=set(user_ids))
+    count = 0
+    for user in users:
+        notify(user, kind, params, url)
+        count += 1
+    return count
+
+
+def mark_read(user: Any, notification_id: Any = None) -> int:
+    """Mark one notification (by id) or all of the user's as read; push the new count."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError(_("Sign in to do that."))
+    rows = Notification.objects.filter(user_id=user.pk, read_at__isnull=True)
+    if notification_id is not None:
+        if isinstance(notification_id, bool) or not isinstance(notification_id, int):
+            raise InvalidRequestError(_("No such notification."))
+        rows = rows.filter(pk=notification_id)
+    with transaction.atomic():
+        changed = rows.update(read_at=timezone.now())
+        transaction.on_commit(lambda: push(user.pk, {"type": "notifications.read",
+                                                     "unread": unread_count(user)}))
+    return changed
+
+
+def unsubscribe(token: Any) -> tuple[Any, str]:
+    """Turn off the email a signed token names; returns (user, kind)."""
+    user_id, kind = read_unsubscribe_token(token)
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise InvalidRequestError(_("This unsubscribe link is not valid."))
+    SocialSettings.objects.update_or_create(user=user, defaults={EMAIL_FIELDS[kind]: False})
+    return user, kind

@@ -1,0 +1,72 @@
+"""Receivers that turn other apps' events into notifications. They only register
+on-commit work (STYLE c); the services write.
+
+- ``post_save(Table, created=True)``: a person opened a table; after commit,
+  ``friend_table_task`` tells their followers when it is public with free seats
+  (services.notify_friend_table). Games never calls us.
+- ``games.signals.round_started``: a tournament round's tables are ready (sent after
+  commit): a notification for each player seated.
+- ``post_save(Sanction, created=True)`` by a moderator (accounts/moderation): the
+  moderator's message in the sanctioned person's centre.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.moderation.models import Sanction
+from games.models import Table
+from games.signals import round_started
+
+logger = logging.getLogger(__name__)
+
+
+@receiver(post_save, sender=Table, dispatch_uid="social.friend_table")
+def on_table_created(sender: Any, instance: Table, created: bool = False,
+                     **kwargs: Any) -> None:
+    if not created or instance.visibility != Table.Visibility.PUBLIC:
+        return
+    table_id = instance.pk
+
+    def enqueue() -> None:
+        from accounts.social.tasks import friend_table_task
+
+        try:
+            friend_table_task.delay(table_id)
+        except Exception:  # noqa: BLE001 - a missed "friend started a table" is harmless
+            logger.exception("could not enqueue friend_table_task(%s)", table_id)
+
+    transaction.on_commit(enqueue)
+
+
+@receiver(round_started, dispatch_uid="social.round_started")
+def on_round_started(sender: Any, tournament_id: int, tournament_name: str,
+                     round_number: int, user_ids: list[int], **kwargs: Any) -> None:
+    from accounts.social import services
+
+    try:
+        services.notify_round_started(tournament_id, tournament_name, round_number, user_ids)
+    except Exception:  # noqa: BLE001 - the banner shows the round anyway
+        logger.exception("round-start notifications for %s failed", tournament_id)
+
+
+@receiver(post_save, sender=Sanction, dispatch_uid="social.moderator_message")
+def on_sanction(sender: Any, instance: Sanction, created: bool = False, **kwargs: Any) -> None:
+    if not created or instance.created_by_id is None:
+        return  # the automatic escalation has its own notice
+    user_id, label, reason = instance.user_id, instance.get_kind_display(), instance.reason
+
+    def send() -> None:
+        from accounts.social import services
+
+        try:
+            services.notify_sanction(user_id, str(label), reason)
+        except Exception:  # noqa: BLE001 - the sanction notice shows on every page
+            logger.exception("moderator message to %s failed", user_id)
+
+    transaction.on_commit(send)

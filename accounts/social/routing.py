@@ -1,0 +1,11 @@
+"""WebSocket route of the social layer: the per-user page socket."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from accounts.social.consumers import PageConsumer
+
+websocket_urlpatterns = [
+    path("ws/me/", PageConsumer.as_asgi()),
+]

@@ -1,0 +1,41 @@
+// The notification badge in the navigation and a short live line for each new
+// notification, fed by the page socket (banner.js re-dispatches its frames as "kz:me").
+// The badge is rendered with every page too: a frame the channel layer lost is made good
+// by the "hello" count on the next connect.
+const badge = document.getElementById("kz-notifications");
+const count = document.getElementById("kz-unread");
+const toasts = document.getElementById("kz-toasts");
+
+function show(unread) {
+  if (!badge || !count || typeof unread !== "number") return;
+  count.textContent = String(unread);
+  count.hidden = unread === 0;
+  badge.dataset.unread = String(unread);
+}
+
+function toast(frame) {
+  if (!toasts) return;
+  const line = document.createElement("a");
+  line.className = "toast";
+  line.href = badge ? badge.getAttribute("href") : "/notifications/";
+  line.textContent = frame.text;  // text, never HTML
+  line.dataset.notification = String(frame.id);
+  toasts.append(line);
+  setTimeout(() => line.remove(), 8000);
+}
+
+function presence(frame) {
+  const row = document.querySelector(`[data-friend="${CSS.escape(frame.username)}"]`);
+  if (!row) return;
+  const dot = row.querySelector(".presence-dot");
+  if (dot) dot.dataset.online = frame.online ? "1" : "0";
+}
+
+window.addEventListener("kz:me", (event) => {
+  const frame = event.detail;
+  if (!frame || typeof frame !== "object") return;
+  if (frame.type === "hello" || frame.type === "notifications.read") show(frame.unread);
+  else if (frame.type === "notification") { show(frame.unread); toast(frame); }
+  else if (frame.type === "presence") presence(frame);
+});
+window.addEventListener("kz:me-open", () => { if (badge) badge.dataset.live = "1"; });
