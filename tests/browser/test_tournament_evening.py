@@ -1,0 +1,164 @@
+"""A club evening in real browsers (issue 13).
+
+A director creates a club and a pairs Swiss through the pages; four people join the
+club and register as two pairs (one registers, the partner confirms); the director adds
+two bot pairs and starts round 1. Each person, waiting on the home page, is shown the
+round-start banner live and is taken to their table by its button; they play their
+match (to 6) by clicking, bots play on the real worker, and the tournament page each of
+them has open in a second tab shows the standings change without a reload.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+from allauth.account.models import EmailAddress
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from tests.browser import table_helpers as th
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
+
+HUMANS = ["ann", "ben", "cat", "dov"]
+
+
+def _verified(django_user_model, name):
+    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def test_a_pairs_swiss_evening_from_club_to_live_standings(
+        live_site, new_context, django_user_model, celery_worker, js_errors):
+    from games.tournaments.models import Match, Tournament
+
+    director = _verified(django_user_model, "olga")
+    people = [_verified(django_user_model, n) for n in HUMANS]
+    boss = new_context(user=director).new_page()
+
+    # The director creates the club and the tournament through the forms.
+    boss.goto("/clubs/")
+    boss.get_by_role("link", name="Create a club").click()
+    boss.get_by_label("Name").fill("Thursday Goats")
+    boss.get_by_label("Address").fill("thursday-goats")
+    boss.get_by_role("button", name="Create the club").click()
+    expect(boss.locator("h1")).to_have_text("Thursday Goats")
+    boss.get_by_role("link", name="New tournament").click()
+    boss.get_by_label("Name").fill("Thursday Swiss")
+    boss.get_by_label("Rounds").fill("1")
+    boss.get_by_label("Match target (loss points)").select_option("6")
+    boss.get_by_label("Bots may fill a missing seat or pair").check()
+    boss.get_by_role("button", name="Create and open registration").click()
+    expect(boss.locator("h1")).to_have_text("Thursday Swiss")
+    tournament_url = boss.url
+
+    # Four people join the club and register as two pairs.
+    pages = {}
+    for user in people:
+        page = new_context(user=user).new_page()
+        page.goto("/club/thursday-goats/")
+        page.get_by_role("button", name="Join the club").click()
+        expect(page.locator("#club-membership")).to_contain_text("You are member")
+        pages[user.username] = page
+    for first, second in (("ann", "ben"), ("cat", "dov")):
+        page = pages[first]
+        page.goto(tournament_url)
+        page.get_by_label("Partner's username").fill(second)
+        page.get_by_role("button", name="Register").click()
+        expect(page.locator("#registration")).to_contain_text("waiting for your partner")
+        partner = pages[second]
+        partner.goto(tournament_url)
+        partner.get_by_role("button", name="Confirm").click()
+        expect(partner.locator("#registration")).to_contain_text(f"{first} & {second}")
+
+    # Two bot pairs; then everybody waits on the home page (the banner's socket is open).
+    boss.goto(tournament_url)
+    for _ in range(2):
+        boss.locator("select[name=level]").select_option("random")
+        boss.locator("#add-bot-entry").click()
+        expect(boss.locator(".messages")).to_contain_text("entered")
+    expect(boss.locator("#standings tbody tr")).to_have_count(4)
+    for page in pages.values():
+        page.goto("/")
+        expect(page.locator("#tournament-banner")).to_have_attribute("data-connected", "1")
+    boss.locator("#start-tournament").click()
+    expect(boss.locator("#tournament-live [data-round='1']")).to_be_visible()
+    th.screenshot(boss, "tournament-director-round-1")
+
+    # The banner appears live on every person's page; its button takes them to the table.
+    tables = {}
+    for name, page in pages.items():
+        button = page.locator("#tournament-checkin")
+        expect(button).to_be_visible()
+        if name == "ann":
+            th.screenshot(page, "tournament-banner-home")
+        button.click()
+        page.wait_for_url("**/table/*/")
+        tables[name] = int(page.url.rstrip("/").split("/")[-1])
+    for page in pages.values():
+        th.wait_ready(page)
+        expect(page.locator("#kz-table")).to_have_attribute("data-phase", "playing")
+
+    # Each person also has the tournament page open in a second tab, where their own
+    # match shows as being played (nobody has moved a card yet).
+    human_matches = list(Match.objects.filter(sides__entry__player1__isnull=False)
+                         .distinct().values_list("pk", flat=True))
+    watchers = []
+    for page in pages.values():
+        tab = page.context.new_page()
+        tab.goto(tournament_url)
+        expect(tab.locator("#tournament-live")).to_have_attribute("data-connected", "1")
+        for match_id in human_matches:
+            expect(tab.locator(f"tr[data-match='{match_id}']")).to_have_attribute(
+                "data-status", "playing")
+        watchers.append(tab)
+
+    # Play: whoever is on turn clicks, until every match of the round is over.
+    t = Tournament.objects.get(name="Thursday Swiss")
+    deadline = time.monotonic() + 420
+    while Match.objects.filter(round__tournament=t).exclude(status="finished").exists():
+        assert time.monotonic() < deadline, "the round did not finish in time"
+        acted = False
+        for page in pages.values():
+            summary = page.get_by_role("dialog", name="Game summary")
+            if summary.is_visible():  # between games: read it, go on
+                # It also closes by itself a few seconds later.
+                with contextlib.suppress(PlaywrightError):
+                    summary.get_by_role("button", name="Continue").click(timeout=1000)
+                continue
+            table = page.locator("#kz-table")
+            if (table.get_attribute("data-my-turn") == "true"
+                    and not page.locator("#kz-actions.is-pending").count()
+                    and table.get_attribute("data-game-over") != "true"):
+                try:
+                    th.play_one_turn(page)
+                    acted = True
+                except (AssertionError, PlaywrightError):
+                    pass  # the turn moved on (a bot, the next game): look again
+        if not acted:
+            pages["ann"].wait_for_timeout(100)
+
+    # The standings changed live on every tab: the two winning pairs have 2 points.
+    for tab in watchers:
+        for match_id in human_matches:
+            expect(tab.locator(f"tr[data-match='{match_id}']")).to_have_attribute(
+                "data-status", "finished", timeout=15000)
+        expect(tab.locator("#standings tr[data-points='2']")).to_have_count(2, timeout=15000)
+        expect(tab.locator("#tournament-live [data-round-status='finished']")).to_be_visible()
+    expect(boss.locator("#standings tr[data-points='2']")).to_have_count(2, timeout=15000)
+    th.screenshot(watchers[0], "tournament-player-standings")
+    t.refresh_from_db()
+    assert t.status == "finished"
+    rows = boss.locator("#standings tbody tr")
+    places = [rows.nth(i).locator("td").first.inner_text() for i in range(4)]
+    bots = [rows.nth(i).get_attribute("class") == "is-bot" for i in range(4)]
+    assert all(p == "–" for p, bot in zip(places, bots, strict=True) if bot)
+    assert sorted(p for p, bot in zip(places, bots, strict=True) if not bot) == ["1", "2"]
+    boss.reload()
+    expect(boss.locator("#director-tools .audit-log")).to_contain_text("tournament.finish")
+    th.screenshot(boss, "tournament-director-final")
+    assert len(set(tables.values())) in (1, 2)
+    assert js_errors == []
