@@ -447,3 +447,18 @@ def test_a_scheduled_start_with_too_few_entries_is_audited_and_not_retried(club_
     assert t.starts_at is None and t.status == "registration"
     failed = AuditEntry.objects.get(tournament=t, action="tournament.start_failed")
     assert "At least 2 pairs" in failed.reason
+
+
+def test_the_club_leaderboard_and_the_live_fragment_follow_the_results(client, club_cast):
+    t = event(club_cast, rounds=1)
+    enter_pairs(t, club_cast.players[:4])
+    act(t, club_cast.director, "start")
+    live = client.get(f"/tournament/{t.pk}/live/").content.decode()
+    assert 'data-status="running"' in live and "round 1 check-in" in live
+    play_round(current(t), goat="B", loss=(2, 12))
+    winners = Match.objects.get(round__tournament=t).sides.get(side="A").entry
+    board = client.get("/club/friday-goats/").content.decode()
+    for user in (winners.player1, winners.player2):
+        assert f"{user.username}</span></a> — 2" in board
+    live = client.get(f"/tournament/{t.pk}/live/").content.decode()
+    assert 'data-status="finished"' in live and "W2" in live  # the cross-table
