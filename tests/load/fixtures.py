@@ -19,7 +19,8 @@ def setup_django(env: dict[str, str]) -> None:
     """Point this process at the layout (call once, before any Django import)."""
     for key in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "KOZEL_REDIS_PREFIX",
                 "KOZEL_CELERY_QUEUE", "KOZEL_RUN_DIR", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                "LOG_LEVEL", "KOZEL_PRESENCE_HEARTBEAT_SECONDS", "KOZEL_BROKER_URL"):
+                "LOG_LEVEL", "KOZEL_PRESENCE_HEARTBEAT_SECONDS", "KOZEL_BROKER_URL",
+                "KOZEL_CHANNEL_LAYER"):
         if key in env:
             os.environ[key] = env[key]
         else:

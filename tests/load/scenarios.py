@@ -25,8 +25,9 @@ def run(args: argparse.Namespace) -> int:
     layout = Layout(web=args.web, workers=args.workers, broker=args.broker,
                     heartbeat=args.heartbeat, sweep_seconds=args.sweep,
                     own_pg="postgres" in getattr(args, "kill", ""))
+    layout.extra_env["KOZEL_CHANNEL_LAYER"] = args.channel_layer
     layout.logs = OUT / f"logs-{args.scenario}-{args.broker}-web{args.web}"
-    layout.db_name = f"kozel_load_{args.scenario}"  # kept after the run, for a look
+    layout.db_name = f"kozel_load_{args.scenario}_{args.broker}"  # kept, for a look
     scenario = {"play": play, "capacity": capacity, "faults": faults, "fuzz": fuzz_scenario,
                 "drop": drop_scenario, "smoke": smoke}[args.scenario]
     started = time.time()
