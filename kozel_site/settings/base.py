@@ -115,9 +115,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 
+# KOZEL_CHANNEL_LAYER=pubsub selects channels-redis' pub/sub layer (one PUBLISH per
+# group, one reader per process) instead of the list-based core layer, whose receive pops
+# one message per Redis round trip per process (README, Measuring: the load harness's
+# figures for both). Either is at-most-once; clients resync on a version gap.
+CHANNEL_LAYER_KIND = env_str("KOZEL_CHANNEL_LAYER", "redis") or "redis"
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
+                    if CHANNEL_LAYER_KIND == "pubsub" else "channels_redis.core.RedisChannelLayer"),
         "CONFIG": {
             # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
             # blocking receive on an idle consumer (STACK-NOTES item 1).
