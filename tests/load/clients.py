@@ -19,7 +19,7 @@ import contextlib
 import json
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +127,7 @@ class SeatClient:
         # by then means the server took it.
         self.pending: list[tuple[Act, str]] = []
         self.fences = 0
+        self.recent: deque[Act] = deque(maxlen=8)
         self.think_task: asyncio.Task[None] | None = None
         self.connected_once = asyncio.Event()
 
@@ -250,7 +251,7 @@ class SeatClient:
         plays = [e for e in view.get("history", []) if e.get("event") == "play"]
         if not plays or plays[-1].get("seat") != self.seat:
             return
-        for act, _ in self.pending:
+        for act in self.recent:
             if (act.game_id, act.version + 1) == (game_id, version) \
                     and act.cards == plays[-1].get("cards"):
                 act.seen_accepted = True
@@ -284,6 +285,7 @@ class SeatClient:
         self.fences += 1
         fence = (act, f"fence-{self.fences}")
         self.stats.acts.append(act)
+        self.recent.append(act)
         self.pending.append(fence)
         if not await self.send({"type": "act", "action": action, "version": version,
                                 "game_id": game_id}) \
