@@ -175,10 +175,10 @@ class Run:
             out["ratio_p50_to_floor"] = round(out["move_round_trip_ms"]["p50"]
                                               / out["floor_ms"]["p50"], 2)
         if checks:
-            out["moves"] = await self.orm(fixtures.check_moves, self.specs, acts)
-            out["actions_per_s"] = round(out["moves"]["moves"] / max(elapsed, 1e-6), 1)
-            out["finished"] = await self.orm(fixtures.finished_counts, self.specs)
-            out["verify_games"] = await self.orm(fixtures.verify_all)
+            out["moves"] = await self._guarded(fixtures.check_moves, self.specs, acts)
+            out["actions_per_s"] = round(out["moves"].get("moves", 0) / max(elapsed, 1e-6), 1)
+            out["finished"] = await self._guarded(fixtures.finished_counts, self.specs)
+            out["verify_games"] = await self._guarded(fixtures.verify_all)
         out["player_actions_per_s"] = round(len(lat) / max(elapsed, 1e-6), 1)
         out["errors_by_code"] = dict(self.stats.errors)
         out["reconnects"] = self.stats.reconnects
@@ -189,6 +189,16 @@ class Run:
         out["restarts"] = {c.name: c.restarts for c in self.layout.children() if c.restarts}
         out["server_log_errors"] = scan_logs(self.layout)
         return out
+
+    async def _guarded(self, fn: Any, *args: Any) -> dict[str, Any]:
+        """A check that cannot run (e.g. the tree is mid-edit) is reported, and the
+        figures already taken are kept."""
+        try:
+            return dict(await self.orm(fn, *args))
+        except Exception as exc:  # noqa: BLE001
+            say(f"check {fn.__name__} failed: {type(exc).__name__}: {exc}")
+            return {"error": f"{type(exc).__name__}: {exc}", "problem_count": 1,
+                    "anomaly_count": 1, "problems": [], "anomalies": [str(exc)]}
 
     async def close(self) -> None:
         await self.orm(fixtures.close_db)
