@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games import engine
 from games.engine import fast
-from games.models import Game, GameResult, Move, Series
+from games.models import Game, GameResult, Move, Series, Termination
 
 #: Field names of the engine's fast core, for readable differences.
 CORE_FIELDS = {
@@ -245,10 +245,14 @@ def check_live(game: Game, state: engine.GameState | None) -> list[str]:
 
 # --- one series ----------------------------------------------------------------------
 
+# Series a tournament decided by fewer loss points before anyone reached the target.
+DECIDED_EARLY = (Termination.ROUND_TIME, Termination.GAME_LIMIT)
+
 
 def check_series(series: Series) -> list[Anomaly]:
     """The series score is the sum of its finished games (R16, R18); a finished series
-    has a goat at or over the target; one game at most is live."""
+    has a goat at or over the target (or, decided early by a tournament, the team with
+    more loss points, none when equal); one game at most is live."""
     out: list[str] = []
     totals = GameResult.objects.filter(
         game__series=series, game__status=Game.Status.FINISHED).aggregate(
@@ -258,7 +262,16 @@ def check_series(series: Series) -> list[Anomaly]:
         if stored != total:
             out.append(f"loss points {team} {stored}, its finished games add up to {total}")
     points = {"A": series.loss_points_a, "B": series.loss_points_b}
-    if series.status == Series.Status.FINISHED:
+    if series.status == Series.Status.FINISHED and series.termination in DECIDED_EARLY:
+        # A tournament's time limit or fixed number of games: fewer loss points wins,
+        # equal is a tie (no goat); nobody need have reached the target.
+        more = ("" if points["A"] == points["B"]
+                else "A" if points["A"] > points["B"] else "B")
+        if series.goat != more:
+            out.append(f"ended by {series.termination} with goat {series.goat or 'none'}, "
+                       f"but the loss points {points['A']}-{points['B']} make it "
+                       f"{more or 'a tie'}")
+    elif series.status == Series.Status.FINISHED:
         if series.goat not in points:
             out.append("finished without a goat (R18)")
         elif points[series.goat] < series.target:

@@ -47,6 +47,8 @@ class Termination(models.TextChoices):
     VOIDED = "voided", _("Voided by a moderator")
     # A tournament round's time limit: decided by fewer loss points, equal is a tie.
     ROUND_TIME = "round_time", _("Decided at the tournament round's time limit")
+    # A tournament match of a fixed number of games: decided by fewer loss points.
+    GAME_LIMIT = "game_limit", _("Decided after the tournament match's number of games")
 
 
 class Series(models.Model):

@@ -24,7 +24,8 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     """Act on how the series ended (games/services/finish.py names the reason):
 
     - ``completed``: record it per player and, if ranked, rate it (``rate_series_task``);
-    - ``round_time``: a tournament round's time limit decided it by fewer loss points:
+    - ``round_time`` / ``game_limit``: a tournament round's time limit (or a match's
+      fixed number of games) decided it by fewer loss points:
       recorded and, if ranked, rated like ``completed`` when a team is the goat (a tie,
       equal loss points, is recorded but moves no rating: ``services.rate_series``);
     - ``voided``: undo whatever rating it gave (``rollback_series_task``);
@@ -33,7 +34,8 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     """
     from games.models import Termination
 
-    if termination in (Termination.COMPLETED, Termination.ROUND_TIME):
+    if termination in (Termination.COMPLETED, Termination.ROUND_TIME,
+                       Termination.GAME_LIMIT):
         task_name = "rate_series_task"
     elif termination == Termination.VOIDED:
         task_name = "rollback_series_task"

@@ -39,8 +39,9 @@ from games.ratings.models import (
 
 logger = logging.getLogger(__name__)
 # The terminations that decide a series: played to the target (R18), or a tournament
-# round's time limit (fewer loss points wins; equal is a tie, recorded but not rated).
-DECIDED = (Termination.COMPLETED, Termination.ROUND_TIME)
+# round's time limit or a match's fixed number of games (fewer loss points wins; equal
+# is a tie, recorded but not rated).
+DECIDED = (Termination.COMPLETED, Termination.ROUND_TIME, Termination.GAME_LIMIT)
 
 def epoch_days(moment: datetime) -> float:
     """``moment`` as days since the Unix epoch (stored so SQL can inflate sigma)."""

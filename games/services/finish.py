@@ -9,7 +9,9 @@ Every end goes through here with a termination reason (models.Termination):
 - ``abandoned``: nobody was at the table any more (services/sweep.py);
 - ``voided``: a moderator voided the series (its games stay in the record, marked);
 - ``round_time``: a tournament round's time limit (games/tournaments): the caller sets
-  the winner and the goat by fewer loss points (equal: neither) before calling.
+  the winner and the goat by fewer loss points (equal: neither) before calling;
+- ``game_limit``: a tournament match of a fixed number of games has played them (the
+  winner and the goat set the same way).
 
 The hooks fire on commit with the reason (games/signals.py), and the apps that react
 (ratings, later tournaments and moderation) act on that reason explicitly. Callers
@@ -34,6 +36,7 @@ SERIES_STATUS = {
     Termination.ABANDONED: Series.Status.ABORTED,
     Termination.VOIDED: Series.Status.VOIDED,
     Termination.ROUND_TIME: Series.Status.FINISHED,
+    Termination.GAME_LIMIT: Series.Status.FINISHED,
 }
 # A game stopped before its end: by a vote or an empty table, or voided.
 STOPPED_GAME_STATUS = {
@@ -41,6 +44,7 @@ STOPPED_GAME_STATUS = {
     Termination.ABANDONED: Game.Status.ABORTED,
     Termination.VOIDED: Game.Status.VOIDED,
     Termination.ROUND_TIME: Game.Status.ABORTED,
+    Termination.GAME_LIMIT: Game.Status.ABORTED,
 }
 TABLE_STATUS = {
     Termination.COMPLETED: Table.Status.FINISHED,
@@ -48,6 +52,7 @@ TABLE_STATUS = {
     Termination.ABANDONED: Table.Status.ABANDONED,
     Termination.VOIDED: Table.Status.FINISHED,
     Termination.ROUND_TIME: Table.Status.FINISHED,
+    Termination.GAME_LIMIT: Table.Status.FINISHED,
 }
 
 

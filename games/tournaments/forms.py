@@ -44,6 +44,10 @@ class TournamentForm(forms.Form):
                                           "whist schedule set their own.")
     target = forms.TypedChoiceField(label="Match target (loss points)", coerce=int,
                                     choices=[(6, "6"), (12, "12")], initial=12)
+    games_limit = forms.IntegerField(
+        label="Or a fixed number of games per match", min_value=1, max_value=20,
+        required=False, help_text="Then fewer loss points after those games wins the "
+        "match (equal is a tie); a team reaching 18 (12 if rated) still ends it early.")
     turn_seconds = forms.ChoiceField(label="Turn clock", choices=CLOCK_CHOICES, required=False)
     starts_at = forms.DateTimeField(required=False, help_text="UTC, e.g. 2026-12-31 19:00. "
                                     "Empty: a director starts round 1.",

@@ -118,6 +118,9 @@ class Tournament(models.Model):
     status = models.CharField(max_length=14, choices=Status.choices,
                               default=Status.REGISTRATION)
     target = models.PositiveSmallIntegerField(default=12, help_text="loss points (R18)")
+    # A match of a fixed number of games instead (decided by fewer loss points; a team
+    # reaching the table's target, 18 or 12 when rated, still ends it earlier).
+    games_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(default=3)
     starts_at = models.DateTimeField(null=True, blank=True)
@@ -144,6 +147,10 @@ class Tournament(models.Model):
                 name="tournament_clock"),
             models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=30),
                                    name="tournament_rounds_range"),
+            models.CheckConstraint(
+                condition=Q(games_limit__isnull=True) | (Q(games_limit__gte=1)
+                                                         & Q(games_limit__lte=20)),
+                name="tournament_games_limit_range"),
             # A rated event is played at ranked tables: people only, a clock, to 12.
             models.CheckConstraint(
                 condition=~Q(rated=True) | (Q(bots_allowed=False) & Q(target=12)

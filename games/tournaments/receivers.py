@@ -13,9 +13,22 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import series_finished
+from games.signals import game_finished, series_finished
 
 logger = logging.getLogger(__name__)
+
+
+@receiver(game_finished, dispatch_uid="tournaments.game_limit")
+def on_game_finished(sender: Any, game_id: int, series_id: int, **kwargs: Any) -> None:
+    """A match of a fixed number of games ends after its last game. Called directly,
+    not through a task: this runs on commit of the game's end, before the next game's
+    task can deal (a task could lose that race); the beat tick catches a failure."""
+    from games.tournaments.services import rounds
+
+    try:
+        rounds.game_finished(series_id)
+    except Exception:  # noqa: BLE001 - the tick ends it; the game's end is stored
+        logger.exception("game limit check for series %s failed", series_id)
 
 
 @receiver(series_finished, dispatch_uid="tournaments.match_finished")

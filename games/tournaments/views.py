@@ -195,7 +195,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
                 turn_seconds=int(data["turn_seconds"]) if data["turn_seconds"] else None,
                 starts_at=data["starts_at"], checkin_seconds=data["checkin_minutes"] * 60,
                 round_seconds=data["round_minutes"] * 60, rated=data["rated"],
-                bots_allowed=data["bots_allowed"]))
+                bots_allowed=data["bots_allowed"], games_limit=data["games_limit"]))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:

@@ -288,6 +288,8 @@ def test_bad_tournament_settings_are_refused(club_cast):
     for change, message in [({"rated": True, "turn_seconds": None}, "15 or 30"),
                             ({"rated": True, "turn_seconds": 15, "bots_allowed": True}, "no bots"),
                             ({"target": 18}, "6 or 12"), ({"rounds": 0}, "1 to 30"),
+                            ({"games_limit": 0}, "fixed number of games"),
+                            ({"games_limit": True}, "fixed number of games"),
                             ({"checkin_seconds": 1}, "check-in"), ({"format": "knockout"},
                                                                    "Swiss")]:
         with pytest.raises(InvalidRequestError, match=message):
@@ -462,3 +464,20 @@ def test_the_club_leaderboard_and_the_live_fragment_follow_the_results(client, c
         assert f"{user.username}</span></a> — 2" in board
     live = client.get(f"/tournament/{t.pk}/live/").content.decode()
     assert 'data-status="finished"' in live and "W2" in live  # the cross-table
+
+
+def test_verify_games_accepts_a_round_time_decision_and_flags_a_wrong_goat(club_cast):
+    from games import verify
+
+    t = event(club_cast)
+    enter_pairs(t, club_cast.players[:4])
+    act(t, club_cast.director, "start")
+    check_in_everybody(current(t))
+    rounds.round_time(current(t).pk, force=True)  # 0-0 after no game: a tie, no goat
+    series = Series.objects.get(tournament_match__round__tournament=t)
+    assert series.goat == "" and series.termination == "round_time"
+    assert not verify.check_series(series)
+    Series.objects.filter(pk=series.pk).update(goat="A")
+    series.refresh_from_db()
+    assert [a.message for a in verify.check_series(series)] == [
+        "ended by round_time with goat A, but the loss points 0-0 make it a tie"]

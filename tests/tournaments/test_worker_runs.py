@@ -124,3 +124,30 @@ def test_a_rated_match_ended_by_the_round_time_is_rated_by_the_ratings_worker(
     winners = set(RatingChange.objects.filter(series_id=match.series_id, won=True)
                   .values_list("position", flat=True))
     assert winners == {0, 2}
+
+
+def test_matches_of_a_fixed_number_of_games_end_after_them_on_a_real_worker(
+        club_cast, celery_worker):
+    """Two games a match: after the second game's result the series ends through the
+    finisher (``game_limit``) before a third is dealt; fewer loss points wins."""
+    t = event(club_cast, rounds=1, games_limit=2, bots_allowed=True)
+    for _ in range(4):
+        act(t, club_cast.director, "add_bot", level="random")
+    act(t, club_cast.director, "start")
+    took = _run_to_the_end(t, timeout=240)
+    print(f"\n4 bot pairs, 1 round of 2-game matches: {took:.1f} s on the worker")
+    for match in Match.objects.filter(round__tournament=t).select_related("series"):
+        series = match.series
+        games = list(series.games.order_by("number"))
+        if series.termination == Termination.GAME_LIMIT:
+            assert [g.status for g in games] == ["finished", "finished"]
+        else:  # a team reached 18 in two games: impossible (at most 6 a game, R16)
+            pytest.fail(f"series {series.pk} ended by {series.termination}")
+        expected = ("tie" if series.loss_points_a == series.loss_points_b
+                    else "A" if series.loss_points_a < series.loss_points_b else "B")
+        assert match.outcome == expected and match.termination == "game_limit"
+        assert (match.loss_a, match.loss_b) == (series.loss_points_a, series.loss_points_b)
+    wait_for(lambda: RatedSeries.objects.filter(
+        series__tournament_match__round__tournament=t).count() == 2, 60,
+        "the ratings worker to record the game-limit series")
+    assert_games_verified()

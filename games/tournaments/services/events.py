@@ -45,6 +45,7 @@ class EventSettings:
     rated: bool = False
     bots_allowed: bool = False
     break_seconds: int = 60
+    games_limit: int | None = None
 
 
 def _int_in(value: object, low: int, high: int, what: str) -> int:
@@ -69,6 +70,8 @@ def validate(s: EventSettings) -> EventSettings:
     round_seconds = _int_in(s.round_seconds, MIN_ROUND, MAX_ROUND,
                             "The round time limit (seconds)")
     breaks = _int_in(s.break_seconds, 0, 3600, "The pause between rounds (seconds)")
+    games = (None if s.games_limit is None
+             else _int_in(s.games_limit, 1, 20, "A fixed number of games per match"))
     if checkin >= round_seconds:
         raise InvalidRequestError("The check-in window must be shorter than the round.")
     if s.rated:
@@ -84,7 +87,8 @@ def validate(s: EventSettings) -> EventSettings:
         if s.starts_at > timezone.now() + timedelta(days=366):
             raise InvalidRequestError("A tournament starts within a year.")
     return EventSettings(name, s.format, rounds, s.target, s.turn_seconds, s.starts_at,
-                         checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks)
+                         checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks,
+                         games)
 
 
 def create_tournament(club_id: int, user: AbstractBaseUser | None,
@@ -105,7 +109,8 @@ def create_tournament(club_id: int, user: AbstractBaseUser | None,
             rounds=clean.rounds, target=clean.target, turn_seconds=clean.turn_seconds,
             starts_at=clean.starts_at, checkin_seconds=clean.checkin_seconds,
             round_seconds=clean.round_seconds, break_seconds=clean.break_seconds,
-            rated=clean.rated, bots_allowed=clean.bots_allowed, created_by=user)
+            rated=clean.rated, bots_allowed=clean.bots_allowed, created_by=user,
+            games_limit=clean.games_limit)
         audit.record(club, user, "tournament.create", tournament=t, format=t.format,
                      rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed)
     return t

@@ -242,7 +242,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
             name=f"{t.name[:40]} · R{round_.number} T{match.number}",
             kind=Table.Kind.RANKED if t.rated else Table.Kind.CASUAL,
             visibility=Table.Visibility.PRIVATE, turn_seconds=t.turn_seconds,
-            series_target=t.target))
+            series_target=table_target(t)))
         substitutes = []
         for position in range(4):
             entry, person = seats[position]
@@ -274,6 +274,15 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
     emails.on_commit_round_started(t.name, round_.number, url, mail)
     _schedule(round_)
     return round_
+
+
+def table_target(t: Tournament) -> int:
+    """The series target at the event's tables: its target, or with a fixed number of
+    games the highest a table allows (18; a ranked table plays to 12), so that the
+    games decide and the target only ends a lopsided match early."""
+    if t.games_limit is None:
+        return t.target
+    return 12 if t.rated else 18
 
 
 def _schedule(round_: Round) -> None:
@@ -494,6 +503,37 @@ def _score_locked(match: Match) -> bool:
     return True
 
 
+def game_finished(series_id: int) -> bool:
+    """A game of a match's series has its result: after the event's fixed number of
+    games the series ends through the finisher (``game_limit``), decided by fewer loss
+    points. Called on commit of the game's end, before the next game is dealt
+    (start_next_game then finds the series over and deals nothing)."""
+    ids = (Match.objects.filter(series_id=series_id, status=Match.Status.PLAYING,
+                                round__tournament__games_limit__isnull=False)
+           .values_list("pk", "round_id", "round__tournament_id").first())
+    if ids is None:
+        return False
+    match_id, round_id, t_id = ids
+    with transaction.atomic():
+        t = lock_tournament(t_id)
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
+        try:
+            table, series = locks.lock_series(series_id)
+        except NotFoundError:
+            return False
+        played = series.games.filter(status="finished").count()
+        if series.status != Series.Status.PLAYING or played < (t.games_limit or 0):
+            return False
+        decided = _decide(series)
+        series.winner = "" if decided == "tie" else decided
+        series.goat = {"A": "B", "B": "A"}.get(series.winner, "")
+        finish.end_series_locked(table, series, Termination.GAME_LIMIT)
+        _score_locked(match)
+        _after_match_change(t, round_)
+        return True
+
+
 def match_finished(series_id: int) -> bool:
     """A match's series ended (``series_finished``): score it; maybe end the round."""
     ids = (Match.objects.filter(series_id=series_id)
@@ -603,6 +643,11 @@ def tick(now: Any = None) -> dict[str, int]:
                                                      Round.Status.PLAYING],
                                          ends_at__lte=now).values_list("pk", flat=True)[:50]:
         done["time_limits"] += round_time(round_id, now=now)
+    for series_id in (Match.objects.filter(status=Match.Status.PLAYING,
+                                           series__status=Series.Status.PLAYING,
+                                           round__tournament__games_limit__isnull=False)
+                      .values_list("series_id", flat=True)[:100]):
+        done["game_limits"] += game_finished(series_id)
     for series_id in (Match.objects.filter(status=Match.Status.PLAYING)
                       .exclude(series__status=Series.Status.PLAYING)
                       .values_list("series_id", flat=True)[:100]):
