@@ -31,12 +31,12 @@ def test_each_chat_line_appears_once_after_load_reload_and_reconnect(
         expect(chat_lines(page, text)).to_have_count(1)
     page.reload()  # the page renders the backlog, then the socket's snapshot repeats it
     th.wait_ready(page)
-    page.wait_for_function("window.kozelTable && window.kozelTable.state.open")
+    page.wait_for_function("() => window.kozelTable && window.kozelTable.state.open")
     for text in ("first line", "second line"):
         expect(chat_lines(page, text)).to_have_count(1)
     page.evaluate("window.kozelTable.state.ws.close()")
     expect(page.locator("#kz-banner")).to_be_hidden(timeout=5000)
-    page.wait_for_function("window.kozelTable.state.open")
+    page.wait_for_function("() => window.kozelTable.state.open")
     off_loop(chat.post_message, table_id, bob, "third line")
     expect(chat_lines(page, "third line")).to_have_count(1)
     for text in ("first line", "second line"):

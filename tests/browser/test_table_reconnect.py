@@ -19,7 +19,7 @@ def test_reconnect_after_a_dropped_socket_and_chat(live_site, new_context, djang
     other = new_context(user=bob).new_page()
     other.goto(f"/table/{table_id}/")
     th.wait_ready(other)
-    page.wait_for_function("window.kozelTable && window.kozelTable.state.open")
+    page.wait_for_function("() => window.kozelTable && window.kozelTable.state.open")
 
     # The socket drops: a banner at once, then a reconnect with backoff and a resync.
     page.evaluate("window.kozelTable.state.ws.close()")
@@ -54,7 +54,7 @@ def test_a_deleted_table_stops_reconnecting_and_says_so(live_site, new_context, 
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     table_id = th.create_table(page, "Short-lived")
-    page.wait_for_function("window.kozelTable && window.kozelTable.state.open")
+    page.wait_for_function("() => window.kozelTable && window.kozelTable.state.open")
 
     off_loop(lambda: Table.objects.filter(pk=table_id).delete())
     page.evaluate("window.kozelTable.state.ws && window.kozelTable.state.ws.close()")
