@@ -57,12 +57,12 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, gettext("Your settings are saved."))
-                response = redirect("accounts:settings")
-                # The language takes effect at once (this session, accounts/language.py)
-                # and stays for signed-out visits (the cookie).
+                # The language takes effect at once (this session, accounts/language.py;
+                # this very message too) and stays for signed-out visits (the cookie).
                 translation.activate(saved.preferred_language)
                 language.remember(request.session, saved.preferred_language)
+                messages.success(request, gettext("Your settings are saved."))
+                response = redirect("accounts:settings")
                 response.set_cookie(
                     settings.LANGUAGE_COOKIE_NAME,
                     saved.preferred_language,
