@@ -481,3 +481,31 @@ def test_verify_games_accepts_a_round_time_decision_and_flags_a_wrong_goat(club_
     series.refresh_from_db()
     assert [a.message for a in verify.check_series(series)] == [
         "ended by round_time with goat A, but the loss points 0-0 make it a tie"]
+
+
+def test_a_round_robin_of_three_pairs_meets_everyone_once_and_a_withdrawal_forfeits(club_cast):
+    t = event(club_cast, fmt="round_robin", rounds=1)
+    a, b, c = enter_pairs(t, club_cast.players[:6])
+    act(t, club_cast.director, "start")
+    t.refresh_from_db()
+    assert t.rounds == 3  # odd: every pair sits out once
+    play_round(current(t), goat="B")
+    met = set()
+    for m in Match.objects.filter(round__number=1, round__tournament=t).exclude(outcome="bye"):
+        met.add(frozenset(m.sides.values_list("entry_id", flat=True)))
+    r2 = current(t)
+    pairing_r2 = r2.matches.exclude(outcome="bye").get()
+    leaving = pairing_r2.sides.get(side="A").entry
+    events.withdraw(t.pk, leaving.player1)  # a fixed schedule: the match stays, forfeited
+    rounds.start_next_round(t.pk, 2)
+    pairing_r2.refresh_from_db()
+    assert (pairing_r2.outcome, pairing_r2.forfeit, pairing_r2.table_id) == ("B", True, None)
+    met.add(frozenset(pairing_r2.sides.values_list("entry_id", flat=True)))
+    rounds.start_next_round(t.pk, 3)
+    r3 = current(t)
+    assert r3.number == 3
+    met.add(frozenset(r3.matches.exclude(outcome="bye").get().sides
+                      .values_list("entry_id", flat=True)))
+    assert met == {frozenset({a.pk, b.pk}), frozenset({a.pk, c.pk}), frozenset({b.pk, c.pk})}
+    byes = Match.objects.filter(round__tournament=t, outcome="bye")
+    assert sorted(byes.values_list("sides__entry_id", flat=True)) == sorted([a.pk, b.pk, c.pk])
