@@ -58,7 +58,7 @@ def test_profile_page(client, played):
 def test_a_settled_rating_is_not_provisional(client, played):
     (a, *_), _ = played
     Rating.objects.filter(user=a).update(sigma=3.0, last_played_at=None, last_played_day=None)
-    html = client.get("/@/f0").content.decode().split("</style>")[1]
+    html = client.get("/@/f0").content.decode().split('<main id="main"')[1]
     assert "provisional" not in html
 
 
@@ -66,13 +66,13 @@ def test_a_player_who_never_played_shows_the_starting_rating(client, db):
     make_users("n", 1)
     html = client.get("/@/n0").content.decode()
     assert 'data-rating="1000"' in html and "provisional" in html
-    assert "rating-chart" not in html.split("</style>")[1]
+    assert "rating-chart" not in html.split('<main id="main"')[1]
 
 
 def test_rating_is_a_plain_number_and_mu_sigma_only_inside_details(client, played):
     (a, *_), _ = played
     rating = selectors.rating_of(a)
-    html = client.get("/@/f0").content.decode().split("</style>")[1]
+    html = client.get("/@/f0").content.decode().split('<main id="main"')[1]
     value = html.split('id="profile-rating">')[1].split("<")[0]
     assert value == str(rating.display)
     details = html.split('<details class="rating-details"')[1].split("</details>")[0]
