@@ -17,10 +17,11 @@ pytestmark = pytest.mark.django_db
 # and the viewer's score and rank). Profile: user, rating, history, totals, favourite partner
 # (2), recent series (+ session and user when signed in). Signed in, every page also asks
 # once whether the viewer is in a live series ("Your game is on"), twice about tournament
-# rounds (the round banner), once for the sanctions in force (the notice, issue 14) and
-# once whether they are a moderator (the menu's link). A profile also lists the clubs.
+# rounds (the round banner), once for the sanctions in force (the notice, issue 14),
+# once whether they are a moderator (the menu's link) and once for the unread
+# notifications (the badge, issue 17). A profile also lists the clubs.
 LEADERBOARD_ANONYMOUS = 7
-LEADERBOARD_SIGNED_IN = 17
+LEADERBOARD_SIGNED_IN = 18
 PROFILE = 8
 
 
