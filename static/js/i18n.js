@@ -19,16 +19,48 @@ if (url) {
 const catalog = data.catalog || {};
 
 // The plural rule is the C expression of the catalog's Plural-Forms header, e.g. Russian
-// "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : 2)".
+// "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)".
+// The site's Content-Security-Policy forbids eval, so a small parser reads it instead.
 function compilePlural(expression) {
-  if (typeof expression === "string" && /^[\sn0-9%!=<>&|?:()]+$/.test(expression)) {
-    const rule = new Function("n", `return (${expression});`);
-    return (n) => {
-      const v = rule(n);
-      return typeof v === "boolean" ? (v ? 1 : 0) : v;
-    };
+  const tokens = typeof expression === "string" ? expression.match(/\d+|n|&&|\|\||[=!<>]=|[-+*/%<>!?:()]/g) : null;
+  if (!tokens || tokens.join("") !== expression.replace(/\s+/g, "")) return (n) => (n === 1 ? 0 : 1);
+  let i = 0;
+  const peek = () => tokens[i];
+  const take = (t) => (tokens[i] === t ? (i++, true) : false);
+  const BINARY = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]];
+  const apply = (op, a, b) => ({
+    "||": () => +(a || b), "&&": () => +(a && b), "==": () => +(a === b), "!=": () => +(a !== b),
+    "<": () => +(a < b), ">": () => +(a > b), "<=": () => +(a <= b), ">=": () => +(a >= b),
+    "+": () => a + b, "-": () => a - b, "*": () => a * b, "/": () => Math.trunc(a / b), "%": () => a % b,
+  })[op]();
+  function ternary() {
+    const cond = binary(0);
+    if (!take("?")) return cond;
+    const yes = ternary();
+    take(":");
+    const no = ternary();
+    return (n) => (cond(n) ? yes(n) : no(n));
   }
-  return (n) => (n === 1 ? 0 : 1);
+  function binary(level) {
+    if (level === BINARY.length) return unary();
+    let left = binary(level + 1);
+    while (BINARY[level].includes(peek())) {
+      const op = tokens[i++];
+      const l = left, r = binary(level + 1);
+      left = (n) => apply(op, l(n), r(n));
+    }
+    return left;
+  }
+  function unary() {
+    if (take("!")) { const v = unary(); return (n) => +!v(n); }
+    if (take("(")) { const v = ternary(); take(")"); return v; }
+    const t = tokens[i++];
+    if (t === "n") return (n) => n;
+    const value = Number(t);
+    return () => value;
+  }
+  const rule = ternary();
+  return (n) => rule(n);
 }
 const pluralIndex = compilePlural(data.plural);
 
