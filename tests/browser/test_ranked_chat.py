@@ -28,6 +28,7 @@ def test_ranked_table_offers_preset_chat_only(live_site, new_context, django_use
     page = new_context(user=players[1]).new_page()
     page.goto(f"/table/{table.pk}/")
     th.wait_ready(page)
+    page.wait_for_function("() => window.kozelTable && window.kozelTable.state.open")
     expect(page.locator("#kz-chat-input")).to_have_count(0)
     page.get_by_role("button", name="Well played").click()
     expect(page.locator("#kz-chat-list")).to_contain_text("Well played")
