@@ -178,6 +178,7 @@ class FuzzStats:
     bursts: int = 0
     burst_closed_4008: int = 0
     burst_rate_limited: int = 0
+    handshake_failures: Counter[str] = field(default_factory=Counter)
 
 
 async def _read_reply(ws: Any, target: Target, want_snapshot: bool = False,
@@ -247,7 +248,7 @@ async def fuzz_socket(port: int, target: Target, session: str | None, budget: li
             if code != 1000:
                 stats.unexpected.append(f"socket closed with {code}")
         except CONNECT_ERRORS as exc:
-            stats.unexpected.append(f"connect/recv failed: {type(exc).__name__}")
+            stats.handshake_failures[type(exc).__name__] += 1
             await pause(stop, 1.0)
 
 
@@ -260,6 +261,7 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
             async with await open_socket(port, path, session) as ws:
                 await asyncio.wait_for(ws.recv(), 10)  # the snapshot
                 closed = False
+                limited = 0
                 for _ in range(8):
                     stats.bursts += 1
                     for n in range(30):
@@ -276,6 +278,7 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
                             replies += 1
                             if frame.get("code") == "rate_limited":
                                 stats.burst_rate_limited += 1
+                                limited += 1
                             elif frame.get("type") != "pong":
                                 stats.unexpected.append(f"burst reply {frame.get('type')}")
                     except ConnectionClosed as exc:
@@ -289,10 +292,13 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
                         break
                     except TimeoutError:
                         stats.unanswered += 30 - replies
-                if not closed:
-                    stats.unexpected.append("a flooding socket was never closed (4008)")
+                # Five refused frames close the socket; a server slow enough to refill
+                # the bucket between frames refuses fewer, and need not close.
+                if not closed and limited >= 5:
+                    stats.unexpected.append(f"a socket refused {limited} frames for "
+                                            "flooding and was never closed (4008)")
         except CONNECT_ERRORS as exc:
-            stats.unexpected.append(f"burst connect failed: {type(exc).__name__}")
+            stats.handshake_failures[type(exc).__name__] += 1
             await pause(stop, 1.0)
         await pause(stop, 0.5)
 
@@ -362,7 +368,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     stats.handshakes_refused = refused
     begin = time.monotonic()
     tasks = [asyncio.ensure_future(job) for job in jobs]
-    limit = seconds if seconds else max(60.0, frames / max(1.0, sockets * rate) * 3)
+    limit = seconds if seconds else max(120.0, frames / max(1.0, sockets * rate) * 6)
     done, pending = await asyncio.wait(tasks, timeout=limit)
     stop.set()
     if pending:
@@ -389,6 +395,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
             "burst_rate_limited": stats.burst_rate_limited,
             "burst_closed_4008": stats.burst_closed_4008,
             "forbidden_handshakes_refused": refused, "state_changed": changed,
+            "handshake_failures_under_load": dict(stats.handshake_failures),
             "load_1min": load_average(), "failures": failures}
 
 
