@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     common(sub.add_parser("play", help="N tables at human pace: round trip vs the floor"), 100)
     cap = sub.add_parser("capacity", help="ramp the pace until p99 crosses 100 ms")
     common(cap, 60, web=1, seconds=20.0)
-    cap.add_argument("--steps", default="1.0,0.5,0.25,0.12,0.06,0.03,0.0",
+    cap.add_argument("--steps", default="8,4,2,1,0.5,0.25,0.12,0.06,0.03,0",
                      help="think times (s) of the ramp's steps")
     cap.add_argument("--limit-ms", type=float, default=100.0)
     flt = sub.add_parser("faults", help="SIGKILL processes under load and check nothing is lost")
