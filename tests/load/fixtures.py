@@ -229,10 +229,21 @@ def finished_counts(specs: list[TableSpec]) -> dict[str, int]:
 
 
 def verify_all() -> dict[str, Any]:
-    """``verify_games --all`` on the run's database."""
+    """``verify_games --all`` on the run's database, on one REPEATABLE READ snapshot.
+
+    The site is still running when this is called (bots play on): ``verify`` reads the
+    games, then their moves, in separate queries, and a bot move committed in between
+    showed up as "move seq N beyond version N-1" (a false anomaly) until it read one
+    snapshot."""
+    from django.db import connection, transaction
+
     from games import verify
 
-    report = verify.verify(verify.select_games(everything=True))
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        report = verify.verify(verify.select_games(everything=True))
     return {"games": report.games, "series": report.series,
             "anomalies": [str(a) for a in report.anomalies[:50]],
             "anomaly_count": len(report.anomalies)}
