@@ -90,7 +90,7 @@ def test_a_signed_in_context_and_settings_errors_next_to_the_field(live_site, ne
     page.get_by_label("About you").fill("Plays the 10 of trumps too early.")
     page.get_by_label("Display name").fill("Pavel P.")
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("status")).to_contain_text("Your settings are saved.")
+    expect(page.locator(".messages[role=status]")).to_contain_text("Your settings are saved.")
     expect(page.locator(".profile-menu-name")).to_have_text("Pavel P.")
 
 

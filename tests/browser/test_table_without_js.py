@@ -25,5 +25,5 @@ def test_lobby_forms_work_without_javascript(live_site, new_context, django_user
     row = lobby.locator('li[data-position="1"]')
     row.get_by_label("Bot level for seat 2").select_option("club")
     row.get_by_role("button", name="Add bot").click()
-    expect(lobby.locator('li[data-position="1"]')).to_contain_text("club")
+    expect(lobby.locator('li[data-position="1"]')).to_contain_text("Boris (Club)")
     expect(page.locator("#kz-status")).to_be_visible()
