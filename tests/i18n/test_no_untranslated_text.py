@@ -25,7 +25,6 @@ NOT_YET_SCANNED: set[str] = {
     "templates/clubs/club.html",
     "templates/clubs/create.html",
     "templates/clubs/edit.html",
-    "templates/games/_watch.html",
     "templates/moderation/_actions.html",
     "templates/moderation/_history.html",
     "templates/moderation/_modnav.html",
