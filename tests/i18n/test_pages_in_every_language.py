@@ -54,7 +54,8 @@ class _Text(HTMLParser):
         for name, value in attrs:
             if name in self.VISIBLE and value:
                 self.chunks.append(value)
-            if tag == "input" and name == "value" and dict(attrs).get("type") in {"submit", "button"}:
+            button = dict(attrs).get("type") in {"submit", "button"}
+            if tag == "input" and name == "value" and button:
                 self.chunks.append(value or "")
 
     def handle_endtag(self, tag):  # noqa: ANN001
