@@ -16,6 +16,7 @@ from datetime import UTC, datetime, time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -54,9 +55,18 @@ class Command(BaseCommand):
             raise CommandError("give a game id, --since or --all, not several")
         if game_id is not None and not Game.objects.filter(pk=game_id).exists():
             raise CommandError(f"no game {game_id}")
-        report = verify.verify(verify.select_games(
+        selected = verify.select_games(
             game_id=game_id, since=None if since is None else parse_since(since),
-            everything=everything))
+            everything=everything)
+        # One snapshot for the whole check: on a live site the games and their moves
+        # are read by separate queries, and a move committed between them was reported
+        # as "move seq N beyond version N-1" (python -m tests.load faults, issue 15).
+        outer = connection.in_atomic_block  # a caller's transaction (a test) keeps its own
+        with transaction.atomic():
+            if connection.vendor == "postgresql" and not outer:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            report = verify.verify(selected)
         for anomaly in report.anomalies:
             self.stdout.write(str(anomaly))
         self.stdout.write(report.summary())
