@@ -100,6 +100,16 @@ def game_views(state: engine.GameState) -> tuple[list[dict[str, Any]], dict[str,
 
 def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
     """After commit, send each seat and the spectators their view at the new version."""
+    transaction.on_commit(_game_changed_sender(game, state))
+
+
+def game_changed(game: Any, state: engine.GameState) -> None:
+    """Send each seat and the spectators their view of ``state`` now (outside a
+    transaction: the sweep announcing a stored version once more)."""
+    _game_changed_sender(game, state)()
+
+
+def _game_changed_sender(game: Any, state: engine.GameState) -> Any:
     table_id = game.series.table_id
     game_id, version = game.pk, game.version
     deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
@@ -117,7 +127,7 @@ def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
             messages += _table_changed_messages(table_id)
         _send_all(messages)
 
-    transaction.on_commit(send)
+    return send
 
 
 def chat(table_id: int, message: dict[str, Any]) -> None:

@@ -28,13 +28,21 @@ BATCH = 50
 # `python -m tests.load faults --kill worker` (issue 15; 5 s made it wait 6-10 s).
 STALL_GRACE = timedelta(seconds=2)
 EMPTY_TABLE_AFTER = timedelta(minutes=5)
+# A move whose broadcast was lost (the worker or web process that made it was killed
+# between its commit and its publish, or Redis was down then) left the other seats on
+# the old version with nothing to show them a gap: a person to act never knew it and the
+# table stood still for good (python -m tests.load faults, issue 15). A game idle this
+# long is announced once more, once per version; clients ignore a version they have.
+REANNOUNCE_AFTER = timedelta(seconds=3)
+REANNOUNCE_WINDOW = timedelta(minutes=2)
 
 
 def sweep(now: datetime | None = None) -> dict[str, int]:
     """One pass; returns how many of each rescue it made (for logs and tests)."""
     now = now or timezone.now()
     done = {"timeouts": 0, "bots": 0, "next_games": 0, "abandoned_seats": 0,
-            "closed_tables": 0, "presence_reaped": presence.reap(now.timestamp())}
+            "closed_tables": 0, "presence_reaped": presence.reap(now.timestamp()),
+            "reannounced": reannounce_idle_games(now)}
     for game_id, version in (Game.objects.filter(status=Game.Status.PLAYING, paused=False,
                                                  turn_deadline__lt=now - clock.EARLY_TOLERANCE)
                              .values_list("id", "version")[:BATCH]):
@@ -60,6 +68,32 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     for series_id, last in waiting:
         done["next_games"] += series_service.start_next_game(series_id, last) is not None
     done["closed_tables"] = close_empty_tables(now)
+    return done
+
+
+def reannounce_idle_games(now: datetime | None = None) -> int:
+    """Publish once more the current version of games idle for REANNOUNCE_AFTER (at most
+    once per version: a Redis marker). Reads only; a version that moves on meanwhile is
+    published by its own move, and clients ignore the older one."""
+    from django.core.cache import cache
+
+    from games import engine
+
+    now = now or timezone.now()
+    idle = (Game.objects.filter(status=Game.Status.PLAYING, paused=False,
+                                updated_at__lt=now - REANNOUNCE_AFTER,
+                                updated_at__gte=now - REANNOUNCE_WINDOW)
+            .select_related("series").order_by("updated_at")[:BATCH])
+    done = 0
+    for game in idle:
+        try:
+            fresh = cache.add(f"reannounce:{game.pk}:{game.version}", 1,
+                              timeout=int(REANNOUNCE_WINDOW.total_seconds()) * 2)
+        except Exception:  # noqa: BLE001 - without Redis there is nobody to tell either
+            return done
+        if fresh:
+            publish.game_changed(game, engine.GameState.from_dict(game.state))
+            done += 1
     return done
 
 

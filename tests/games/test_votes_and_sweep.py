@@ -152,4 +152,4 @@ def test_sweep_ignores_people_thinking_at_a_table_without_bots(cast, full_table)
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
     assert sweep.sweep() == {"timeouts": 0, "bots": 0, "next_games": 0,
                              "abandoned_seats": 0, "closed_tables": 0,
-                             "presence_reaped": 0}
+                             "presence_reaped": 0, "reannounced": 0}
