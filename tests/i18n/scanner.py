@@ -61,8 +61,8 @@ _VISIBLE_ATTRIBUTE = re.compile(
     r"""\s(?:aria-label|title|placeholder|alt|label)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 _TAG = re.compile(r"<[^>]*>", re.S)
 # Words that are the same in every language: the game's rule numbers are R1..R19 (no
-# two-letter word); the JavaScript that a template names; units nobody translates.
-_TEMPLATE_ALLOW = {"JavaScript"}
+# two-letter word); the JavaScript that a template names; the time zone UTC.
+_TEMPLATE_ALLOW = {"JavaScript", "UTC"}
 
 
 def scan_template(path: Path, root: Path) -> list[Finding]:
