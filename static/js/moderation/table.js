@@ -3,6 +3,8 @@
 // own beside table/*.js: it reads the table's state (window.kozelTable) and watches the
 // regions table.js renders, and never changes what they show.
 
+import { gettext } from "../i18n.js";
+
 const root = document.getElementById("kz-table");
 const signedIn = !document.querySelector(".kz-chat-signin");
 
@@ -42,15 +44,15 @@ async function post(url, fields) {
   try {
     data = await response.json();
   } catch {
-    data = { ok: false, message: "Something went wrong; try again." };
+    data = { ok: false, message: gettext("Something went wrong; try again.") };
   }
   return data;
 }
 
 // --- the report dialog ---------------------------------------------------------------
 const CATEGORIES = [
-  ["abuse", "Abusive chat"], ["stalling", "Stalling or leaving"],
-  ["cheating", "Cheating or collusion"], ["name", "Offensive name"], ["other", "Other"],
+  ["abuse", gettext("Abusive chat")], ["stalling", gettext("Stalling or leaving")],
+  ["cheating", gettext("Cheating or collusion")], ["name", gettext("Offensive name")], ["other", gettext("Other")],
 ];
 
 let dialog = null;
@@ -58,16 +60,16 @@ let dialog = null;
 function buildDialog() {
   const form = el("form", { method: "dialog", id: "kz-report-form" });
   const who = el("p", { id: "kz-report-who" });
-  const pick = el("select", { id: "kz-report-user", name: "user", "aria-label": "Whom do you report?", hidden: true });
-  const category = el("select", { id: "kz-report-category", name: "category", "aria-label": "What happened?" });
+  const pick = el("select", { id: "kz-report-user", name: "user", "aria-label": gettext("Whom do you report?"), hidden: true });
+  const category = el("select", { id: "kz-report-category", name: "category", "aria-label": gettext("What happened?") });
   for (const [value, label] of CATEGORIES) category.append(el("option", { value, text: label }));
-  const text = el("textarea", { id: "kz-report-text", name: "text", rows: "3", maxlength: "1000", "aria-label": "Anything moderators should know (optional)", placeholder: "Anything moderators should know (optional)" });
+  const text = el("textarea", { id: "kz-report-text", name: "text", rows: "3", maxlength: "1000", "aria-label": gettext("Anything moderators should know (optional)"), placeholder: gettext("Anything moderators should know (optional)") });
   const block = el("input", { type: "checkbox", id: "kz-report-block", name: "block", value: "1" });
   const status = el("p", { id: "kz-report-status", role: "status", class: "muted" });
-  const cancel = el("button", { type: "button", id: "kz-report-cancel", text: "Cancel" });
-  const send = el("button", { type: "submit", id: "kz-report-send", class: "primary", text: "Send the report" });
-  form.append(el("h2", { text: "Report a player" }), who, pick, category, text,
-    el("label", {}, block, document.createTextNode(" Also block this player")), status,
+  const cancel = el("button", { type: "button", id: "kz-report-cancel", text: gettext("Cancel") });
+  const send = el("button", { type: "submit", id: "kz-report-send", class: "primary", text: gettext("Send the report") });
+  form.append(el("h2", { text: gettext("Report a player") }), who, pick, category, text,
+    el("label", {}, block, document.createTextNode(` ${gettext("Also block this player")}`)), status,
     el("div", { class: "row" }, cancel, send));
   dialog = el("dialog", { id: "kz-report-dialog", class: "kz-report-dialog", "aria-labelledby": "kz-report-title" }, form);
   form.querySelector("h2").id = "kz-report-title";
@@ -77,17 +79,17 @@ function buildDialog() {
     event.preventDefault();
     const ctx = dialog.context || {};
     send.disabled = true;
-    status.textContent = "Sending…";
+    status.textContent = gettext("Sending…");
     const data = await post("/report/", {
       user: ctx.user || (pick.hidden ? "" : pick.value), category: category.value, text: text.value,
       source: ctx.source, table: root.dataset.tableId, message: ctx.message, series: ctx.series,
       block: block.checked ? "1" : "",
     });
     send.disabled = false;
-    status.textContent = data.message || (data.ok ? "Sent." : "Refused.");
+    status.textContent = data.message || (data.ok ? gettext("Sent.") : gettext("Refused."));
     if (data.ok) {
       send.hidden = true;
-      cancel.textContent = "Close";
+      cancel.textContent = gettext("Close");
     }
   });
 }
@@ -105,7 +107,7 @@ function openReport(ctx) {
   dialog.querySelector("#kz-report-block").checked = false;
   dialog.querySelector("#kz-report-status").textContent = "";
   dialog.querySelector("#kz-report-send").hidden = false;
-  dialog.querySelector("#kz-report-cancel").textContent = "Cancel";
+  dialog.querySelector("#kz-report-cancel").textContent = gettext("Cancel");
   dialog.showModal();
 }
 
@@ -131,8 +133,9 @@ function decoratePlates() {
     const seat = seats.find((s) => String(s.position) === plate.dataset.seat);
     if (!seat || !seat.user || seat.user === me()) return;
     const head = plate.querySelector(".plate-head") || plate;
-    head.append(reportButton(`Report ${seat.name || seat.user}`, {
-      user: seat.user, source: "seat", category: "stalling", label: `Reporting ${seat.name || seat.user}`,
+    const who = seat.name || seat.user;
+    head.append(reportButton(gettext("Report %(who)s", { who }), {
+      user: seat.user, source: "seat", category: "stalling", label: gettext("Reporting %(who)s", { who }),
     }));
   });
 }
@@ -142,9 +145,9 @@ function decorateChat() {
   root.querySelectorAll("#kz-chat-list li[data-chat-id]").forEach((line) => {
     const id = line.dataset.chatId;
     if (!id || mine.has(id) || line.querySelector(".kz-report-btn")) return;
-    const name = (line.querySelector("strong") || {}).textContent || "this player";
-    line.append(reportButton(`Report this line by ${name}`, {
-      message: id, source: "chat", category: "abuse", label: `Reporting a chat line by ${name}`,
+    const name = (line.querySelector("strong") || {}).textContent || gettext("this player");
+    line.append(reportButton(gettext("Report this line by %(who)s", { who: name }), {
+      message: id, source: "chat", category: "abuse", label: gettext("Reporting a chat line by %(who)s", { who: name }),
     }));
   });
 }
@@ -155,8 +158,8 @@ function decorateSeriesEnd() {
   if (!box || box.hidden || !series || box.querySelector(".kz-series-report")) return;
   const choices = people().map((s) => [s.user, s.name || s.user]);
   if (!choices.length) return;
-  const button = el("button", { type: "button", class: "kz-series-report", text: "Report a player" });
-  button.addEventListener("click", () => openReport({ source: "series", series: series.id, choices, label: "Whom do you report from this series?" }));
+  const button = el("button", { type: "button", class: "kz-series-report", text: gettext("Report a player") });
+  button.addEventListener("click", () => openReport({ source: "series", series: series.id, choices, label: gettext("Whom do you report from this series?") }));
   box.append(button);
 }
 
@@ -173,7 +176,7 @@ async function chatMuteToggle() {
   if (!chat || !signedIn) return;
   const box = el("input", { type: "checkbox", id: "kz-chat-mute" });
   const tools = el("div", { class: "kz-chat-tools" },
-    el("label", {}, box, document.createTextNode(" Mute this table's chat")));
+    el("label", {}, box, document.createTextNode(` ${gettext("Mute this table's chat")}`)));
   chat.after(tools);
   const list = root.querySelector("#kz-chat-list");
   const apply = (muted) => {
