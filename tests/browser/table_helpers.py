@@ -34,8 +34,10 @@ def create_table(page: Page, name: str = "Test table") -> int:
 
 
 def wait_ready(page: Page) -> None:
-    """The table module has started (it marks #kz-table with the class ``js``)."""
+    """The table module has started (it marks #kz-table with the class ``js``) and its
+    socket is open, so a click is sent rather than refused as "not connected"."""
     expect(page.locator("#kz-table.js")).to_be_attached()
+    page.wait_for_function("() => window.kozelTable && window.kozelTable.state.open")
 
 
 def seat_row(page: Page, position: int) -> Any:

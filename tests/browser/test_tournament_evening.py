@@ -62,7 +62,7 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
         page = new_context(user=user).new_page()
         page.goto("/club/thursday-goats/")
         page.get_by_role("button", name="Join the club").click()
-        expect(page.locator("#club-membership")).to_contain_text("You are member")
+        expect(page.locator("#club-membership")).to_contain_text("You are a member")
         pages[user.username] = page
     for first, second in (("ann", "ben"), ("cat", "dov")):
         page = pages[first]
