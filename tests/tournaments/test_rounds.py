@@ -456,7 +456,7 @@ def test_the_club_leaderboard_and_the_live_fragment_follow_the_results(client, c
     enter_pairs(t, club_cast.players[:4])
     act(t, club_cast.director, "start")
     live = client.get(f"/tournament/{t.pk}/live/").content.decode()
-    assert 'data-status="running"' in live and "round 1 check-in" in live
+    assert 'data-status="running"' in live and "round 1: check-in" in live
     play_round(current(t), goat="B", loss=(2, 12))
     winners = Match.objects.get(round__tournament=t).sides.get(side="A").entry
     board = client.get("/club/friday-goats/").content.decode()
