@@ -39,6 +39,14 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
 
 
+def _redis_run_id() -> str | None:
+    """The Redis server's run id (a new one after every restart), or None if unreachable."""
+    try:
+        return str(store.client().info("server").get("run_id"))
+    except Exception:  # noqa: BLE001 - Redis down: nothing to compare yet
+        return None
+
+
 def _load_table(table_id: int) -> Table | None:
     return Table.objects.select_related("owner").filter(pk=table_id).first()
 
@@ -75,6 +83,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
             self.hidden_senders = await database_sync_to_async(self._load_hidden_senders)()
         self.counted = True
+        self.redis_run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
         await database_sync_to_async(presence.connected)(
             self.table_id, self.channel_name, self.user)
         # Coming back to a casual table gives your seat back at once (UX): the
@@ -123,6 +132,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 # Redis only: off the shared database thread.
                 await sync_to_async(presence.heartbeat, thread_sensitive=False)(
                     self.table_id, self.channel_name, self.user)
+                await self._rejoin_after_a_redis_restart()
+
+    async def _rejoin_after_a_redis_restart(self) -> None:
+        """Group memberships live in Redis, and a Redis restart forgets them: a socket
+        that lived through it heard nothing more and its table stood still for good
+        (python -m tests.load faults --kill redis). When Redis' run id has changed since
+        this socket joined, join the groups again and send a fresh snapshot (events may
+        have been missed meanwhile)."""
+        run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
+        if run_id is None or run_id == self.redis_run_id:
+            return  # unreachable right now (the next beat asks again), or the same server
+        known, self.redis_run_id = self.redis_run_id, run_id
+        if known is None:
+            return
+        self.groups_joined = []
+        if self.user is not None and self.user.is_authenticated:
+            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+        await self.send_snapshot()
 
     # --- subscriptions ---------------------------------------------------------------
     async def _subscribe(self, position: int | None) -> None:
