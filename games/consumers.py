@@ -1,7 +1,7 @@
 """The live table over WebSockets (protocol: games/WEBSOCKET.md).
 
 The consumer does no game logic: it authenticates from ``scope``, checks the frame's
-shape, calls one service through ``database_sync_to_async`` and maps typed errors to
+shape, calls one service through ``db_call`` (kozel_site/ws.py) and maps typed errors to
 ``error`` frames. Hidden data is routed by the server into per-seat groups
 (games/services/publish.py); this consumer forwards what its groups receive.
 """
@@ -16,7 +16,6 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
@@ -27,6 +26,7 @@ from games.models import Table
 from games.policy import policy, user_group
 from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import ServiceError, StaleVersionError
+from kozel_site.ws import DirectDispatch, db_call
 
 MAX_FRAME_BYTES = 4096
 # Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
@@ -51,7 +51,7 @@ def _load_table(table_id: int) -> Table | None:
     return Table.objects.select_related("owner").filter(pk=table_id).first()
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
     """One connection to ``ws/table/<id>/``: a seated player or a spectator."""
 
     table_id: int
@@ -66,13 +66,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
         self.flood_strikes = 0
-        table = await database_sync_to_async(_load_table)(self.table_id)
+        table = await db_call(_load_table)(self.table_id)
         if table is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         session = self.scope.get("session")
         invited = set(session.get("invited_tables", [])) if session is not None else set()
-        if not await database_sync_to_async(selectors.may_view_table)(table, self.user, invited):
+        if not await db_call(selectors.may_view_table)(table, self.user, invited):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.accept()
@@ -81,14 +81,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.hidden_senders: set[str] | None = set()
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-            self.hidden_senders = await database_sync_to_async(self._load_hidden_senders)()
+            self.hidden_senders = await db_call(self._load_hidden_senders)()
         self.counted = True
         self.redis_run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
-        await database_sync_to_async(presence.connected)(
+        await db_call(presence.connected)(
             self.table_id, self.channel_name, self.user)
         # Coming back to a casual table gives your seat back at once (UX): the
         # substitute bot played it only while you were away.
-        await database_sync_to_async(clock.return_to_seat)(self.table_id, self.user)
+        await db_call(clock.return_to_seat)(self.table_id, self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
@@ -99,7 +99,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(user_group(user.pk), self.channel_name)
         if getattr(self, "counted", False):
             self.counted = False
-            await database_sync_to_async(presence.disconnected)(
+            await db_call(presence.disconnected)(
                 self.table_id, self.channel_name, self.user)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -107,7 +107,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
         notices, the away line and preset chat lines are all translated here, per socket."""
         if not hasattr(self, "language"):
-            self.language = await database_sync_to_async(scope_language)(self.scope)
+            self.language = await db_call(scope_language)(self.scope)
         with translation.override(self.language):
             await super().dispatch(message)
 
@@ -167,7 +167,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.position = position
 
     async def send_snapshot(self) -> None:
-        snapshot = await database_sync_to_async(self._build_snapshot)()
+        snapshot = await db_call(self._build_snapshot)()
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -244,7 +244,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error("invalid", 'An act frame needs "action" and "version".')
             return
         try:
-            await database_sync_to_async(play.submit_table_action)(
+            await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))
         except StaleVersionError as exc:
@@ -258,14 +258,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_chat(self, content: dict[str, Any]) -> None:
         try:
-            await database_sync_to_async(chat.post_message)(
+            await db_call(chat.post_message)(
                 self.table_id, self.user, content.get("text"))
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
 
     async def on_vote(self, content: dict[str, Any]) -> None:
         try:
-            tally = await database_sync_to_async(votes.cast_vote)(
+            tally = await db_call(votes.cast_vote)(
                 self.table_id, self.user, content.get("kind"))
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
@@ -274,7 +274,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_reclaim(self, content: dict[str, Any]) -> None:
         try:
-            await database_sync_to_async(clock.reclaim_seat)(self.table_id, self.user)
+            await db_call(clock.reclaim_seat)(self.table_id, self.user)
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
 
@@ -321,7 +321,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def user_chat_filter(self, event: dict[str, Any]) -> None:
         """The user blocked someone or muted a table's chat: reload whom to leave out, and
         say so (the page can show that this table's chat is muted)."""
-        self.hidden_senders = await database_sync_to_async(self._load_hidden_senders)()
+        self.hidden_senders = await db_call(self._load_hidden_senders)()
         await self.send_json({"type": "chat_filter", "muted": self.hidden_senders is None})
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:
@@ -334,7 +334,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "notice", "text": text % params if params else text})
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
     """``ws/lobby/``: tells the lobby page that a table changed, so it refreshes its list."""
 
     async def connect(self) -> None:

@@ -18,18 +18,18 @@ import asyncio
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.social import presence, services
 from accounts.social.selectors import unread_count
 from games import presence as table_presence
 from games.services.publish import user_pages_group
+from kozel_site.ws import DirectDispatch, db_call
 
 CLOSE_FORBIDDEN = 4403
 
 
-class PageConsumer(AsyncJsonWebsocketConsumer):
+class PageConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
     group: str = ""
     counted: bool = False
 
@@ -46,9 +46,9 @@ class PageConsumer(AsyncJsonWebsocketConsumer):
             user.pk, self.channel_name)
         self.counted = True
         await self.send_json({"type": "hello",
-                              "unread": await database_sync_to_async(unread_count)(user)})
+                              "unread": await db_call(unread_count)(user)})
         if first:
-            await database_sync_to_async(services.announce_presence)(user.pk, True)
+            await db_call(services.announce_presence)(user.pk, True)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
@@ -58,7 +58,7 @@ class PageConsumer(AsyncJsonWebsocketConsumer):
             last = await sync_to_async(presence.drop, thread_sensitive=False)(
                 self.user.pk, self.channel_name)
             if last:
-                await database_sync_to_async(services.announce_presence)(self.user.pk, False)
+                await db_call(services.announce_presence)(self.user.pk, False)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer with its presence heartbeat beside it (as the table socket

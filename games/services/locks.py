@@ -92,14 +92,20 @@ def lock_current(table: Table) -> tuple[Series | None, Game | None]:
 
     Returns ``(None, None)`` when no series is being played.
     """
-    series_id = (Series.objects.filter(table=table, status=Series.Status.PLAYING)
-                 .order_by("-number").values_list("pk", flat=True).first())
-    if series_id is None:
+    # One locking read each (PostgreSQL locks just the row LIMIT 1 returns), not an id
+    # read then a lock: every move starts here, and each round trip to the database is
+    # paid by every move (python -m tests.load play, issue 15). Nobody can start another
+    # series or deal another game meanwhile: that needs the table lock we hold.
+    series = (Series.objects.select_for_update().filter(table=table,
+                                                         status=Series.Status.PLAYING)
+              .order_by("-number").first())
+    if series is None:
         return None, None
-    series = _lock_series_row(series_id, table)
-    game_id = (Game.objects.filter(series=series).order_by("-number")
-               .values_list("pk", flat=True).first())
-    return series, (None if game_id is None else _lock_game_row(game_id, series))
+    series.table = table
+    game = Game.objects.select_for_update().filter(series=series).order_by("-number").first()
+    if game is not None:
+        game.series = series
+    return series, game
 
 
 def lock_playing(table_id: Any) -> tuple[Table, Series, Game | None]:

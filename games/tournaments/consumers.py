@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.tournaments import publish
+from kozel_site.ws import DirectDispatch, db_call
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -30,12 +30,12 @@ def _exists(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
+class TournamentConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
     group: str = ""
 
     async def connect(self) -> None:
         tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        if not await database_sync_to_async(_exists)(tournament_id):
+        if not await db_call(_exists)(tournament_id):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.group = publish.tournament_group(tournament_id)

@@ -198,6 +198,13 @@ def latencies(specs: list[TableSpec], acts: list[Any],
               trackers: dict[int, Any]) -> list[float]:
     """Round trips of the accepted player actions: sent → the table's last client has
     its event, from the Move log's word on whose act it was."""
+    return [latency for _sent, latency in timed_latencies(specs, acts, trackers)]
+
+
+def timed_latencies(specs: list[TableSpec], acts: list[Any],
+                    trackers: dict[int, Any]) -> list[tuple[float, float]]:
+    """:func:`latencies` with each act's send time (monotonic), to see when slow moves
+    happen (a steady queue, or bursts such as many games ending at once)."""
     from games.models import Move
 
     table_ids = [s.table_id for s in specs]
@@ -210,7 +217,7 @@ def latencies(specs: list[TableSpec], acts: list[Any],
             continue
         done = trackers[act.table_id].done.get((act.game_id, act.version + 1))
         if done is not None:
-            samples.append(done - act.sent)
+            samples.append((act.sent, done - act.sent))
     return samples
 
 

@@ -158,6 +158,18 @@ class Run:
         return [s.table_id for s in self.specs
                 if not any(t > now - within for t in self.moved.get(s.table_id, []))]
 
+    def _timeline(self, timed: list[tuple[float, float]], bucket: float = 10.0) -> list[str]:
+        """p50/p99 per ``bucket`` seconds of the run: a tail that comes in bursts shows
+        here (issue 15's profile), a steady one does not."""
+        rows: dict[int, list[float]] = {}
+        for sent, latency in timed:
+            rows.setdefault(int((sent - self.started) // bucket), []).append(latency)
+        out = []
+        for index in sorted(rows):
+            p = percentiles(rows[index])
+            out.append(f"{index * bucket:.0f}s n={p['n']} p50={p['p50']} p99={p['p99']}")
+        return out
+
     def floor(self) -> dict[str, Any]:
         samples = [x for room in self.floors for x in room.samples]
         return {**percentiles(samples), "lost": sum(r.lost for r in self.floors)}
@@ -166,8 +178,10 @@ class Run:
         elapsed = time.monotonic() - self.started
         out: dict[str, Any] = {}
         acts = self.stats.acts
-        lat = await self.orm(fixtures.latencies, self.specs, acts, self.trackers)
+        timed = await self.orm(fixtures.timed_latencies, self.specs, acts, self.trackers)
+        lat = [latency for _sent, latency in timed]
         out["move_round_trip_ms"] = percentiles(lat)
+        out["move_round_trip_by_10s"] = self._timeline(timed)
         out["floor_ms"] = self.floor()
         floor_p99 = out["floor_ms"].get("p99")
         if floor_p99 and out["move_round_trip_ms"].get("p99"):

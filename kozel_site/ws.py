@@ -1,0 +1,46 @@
+"""What every WebSocket consumer of the site shares: how it reaches the database.
+
+Two costs of channels' defaults, measured with ``python -m tests.load play --tables 100``
+(py-spy ``--gil`` on a web process, issue 15):
+
+- channels 4.2 runs ``close_old_connections`` before *every* message a consumer handles
+  (each frame, each group event), through ``sync_to_async`` on the process's one sync
+  thread: at 100 tables every move's fan-out queued there behind the snapshot builds,
+  14 % of a web process's CPU for hops that close nothing. Our consumers reach the
+  database only through :func:`db_call`, which closes old connections before and after
+  each call itself (channels' ``DatabaseSyncToAsync``), so :class:`DirectDispatch`
+  skips the per-message hop.
+- ``database_sync_to_async`` is thread-sensitive by default: every database call of
+  every socket of a process runs on that same single thread, one after another, so one
+  slow snapshot made every move of the process wait. :func:`db_call` runs on the
+  loop's thread pool instead; each thread has its own connection (CONN_MAX_AGE), and
+  the services lock the rows they change (games/services/locks.py), so nothing relied
+  on the single thread's ordering. One consumer still awaits its calls one at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def db_call(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``fn`` run on the thread pool, with old connections closed around it."""
+    return database_sync_to_async(fn, thread_sensitive=False)  # type: ignore[return-value]
+
+
+class DirectDispatch:
+    """Mixin (before the channels consumer class): dispatch a message to its handler
+    without channels' per-message connection-closing hop (see the module docstring)."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
