@@ -11,7 +11,7 @@ STAMP := $(VENV)/.synced-stamp
 CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast test-browser lint format bench conformance install chromium clean-run load-smoke
+.PHONY: run test test-fast test-browser test-rabbitmq lint format bench conformance install chromium clean-run load-smoke
 
 install: $(STAMP)
 
@@ -67,6 +67,12 @@ conformance: $(STAMP)
 
 ## The load harness's smoke against Redis and RabbitMQ (needs PostgreSQL on 127.0.0.1:5432
 ## and RabbitMQ on 127.0.0.1:5672; .ci/run starts both). Scenarios: README, Measuring.
+## The real-worker tests once more with RabbitMQ as Celery's broker (issue 15: both
+## brokers are tested; RABBITMQ_URL defaults to this machine's guest account).
+RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
+test-rabbitmq: $(STAMP)
+	KOZEL_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m "worker and not browser" -p no:cacheprovider -q $(PYTEST_ARGS)
+
 load-smoke: $(STAMP)
 	$(PY) -m tests.load smoke --broker redis
 	$(PY) -m tests.load smoke --broker rabbitmq

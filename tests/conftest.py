@@ -55,11 +55,21 @@ def deal_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     return seeds
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test that starts a real Celery worker is a ``worker`` test, marked or not:
+    ``make test-rabbitmq`` runs exactly these against RabbitMQ (issue 15)."""
+    for item in items:
+        if "celery_worker" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.worker)
+
+
 @pytest.fixture
 def celery_worker(transactional_db: None) -> Iterator[object]:
     """A real Celery worker (threads pool) consuming this run's private queue.
 
-    Never eager mode: tasks go through the real Redis broker (STYLE e). The worker
+    Never eager mode: tasks go through the real broker (Redis, or RabbitMQ under
+    ``make test-rabbitmq``; STYLE e). The worker
     shares this process's test database, so tests using it need committed data
     (``transactional_db``).
     """

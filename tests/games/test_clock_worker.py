@@ -30,6 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD_ENV = {"DJANGO_SETTINGS_MODULE": "kozel_site.settings.test",
              "KOZEL_USE_TEST_DATABASE": "1", "KOZEL_CELERY_VISIBILITY_TIMEOUT": "10"}
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
+requires_redis_broker = pytest.mark.skipif(
+    not django_settings.BROKER_IS_REDIS,
+    reason="reads kombu's Redis transport (its queue list and unacked hash); a killed "
+           "worker on RabbitMQ is measured by python -m tests.load faults --broker rabbitmq")
 
 
 def redis_client() -> redis.Redis:
@@ -133,6 +137,7 @@ def _wait_until_up(name: str) -> None:
              f"worker {name} to answer a ping")
 
 
+@requires_redis_broker
 def test_killed_worker_bot_turn_is_redelivered_and_the_table_finishes(cast, transactional_db,
                                                                      settings, deal_seeds):
     """kill -9 a worker holding a bot-turn task (acks_late): another worker gets it back."""
@@ -175,6 +180,7 @@ def test_killed_worker_bot_turn_is_redelivered_and_the_table_finishes(cast, tran
         rescuer.wait(timeout=30)
 
 
+@requires_redis_broker
 def test_beat_sweep_rescues_a_table_whose_task_was_lost(cast, transactional_db, settings,
                                                        deal_seeds):
     """Delete the queued bot task from Redis; celery beat's sweep gets the table moving."""
