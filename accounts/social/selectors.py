@@ -52,6 +52,21 @@ def hidden_from(viewer: Any, user_ids: Iterable[int]) -> set[int]:
     return hidden
 
 
+def follow_button(viewer: Any, person: Any) -> str:
+    """Which button the profile of ``person`` shows ``viewer``: ``"unfollow"`` when they
+    follow them, ``"follow"`` when they may (services.follow would accept it), else
+    ``""``: themselves, a deleted account, a signed-out viewer (who is offered a
+    sign-in link instead), and a block either way, which no new follow crosses. An old
+    follow across a block may still be undone, as on /friends/."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False) \
+            or viewer.pk == person.pk \
+            or getattr(getattr(person, "profile", None), "is_deleted", False):
+        return ""
+    if follows(viewer.pk, person.pk):
+        return "unfollow"
+    return "" if blocks_between(viewer.pk, person.pk) else "follow"
+
+
 def visible_online(viewer: Any, user_ids: list[int]) -> set[int]:
     """Which of ``user_ids`` ``viewer`` may see online right now (privacy applied)."""
     if not user_ids:
