@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import language, selectors, services
 from accounts.forms import DeleteAccountForm, ProfileForm
+from accounts.social import selectors as social_selectors
 from games.ratings import selectors as rating_selectors
 
 
@@ -37,6 +38,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "stats": selectors.profile_stats(user),
         "ratings": rating_selectors.profile_panel(user),  # issue 7
         "is_self": request.user.is_authenticated and request.user.pk == user.pk,
+        "follow_button": social_selectors.follow_button(request.user, user),  # issue 17
     }
     return render(request, "accounts/profile.html", context)
 

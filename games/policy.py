@@ -17,6 +17,11 @@ by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes 
 - ``check_partner(user, other)``: before a pair-queue invitation between the two is sent
   or accepted (games/queue).
 - ``check_ranked(user)``: before ``user`` joins the ranked queue (games/queue).
+- ``blocked_pairs(users) -> set[frozenset[int]]``: the pairs of ids among ``users`` who
+  must never sit at one table (one blocked the other), read by the queue matchers (ranked
+  and casual) before they plan. The default asks ``check_partner`` of every pair, so any
+  policy that refuses a partnership also keeps the two apart; a policy may answer in one
+  query instead.
 - ``user_group(user_id) -> str``: the channel-layer group every table socket of a user
   joins (games/consumers.py); a sanction sends ``user.closed`` or ``user.chat_filter``
   there.
@@ -24,7 +29,9 @@ by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from django.conf import settings
@@ -56,6 +63,20 @@ class TablePolicy:
 
     def check_ranked(self, user: Any) -> None:
         return None
+
+    def blocked_pairs(self, users: Sequence[Any]) -> set[frozenset[int]]:
+        """Pairs among ``users`` who may not share a table: those ``check_partner``
+        refuses (a block either way, under moderation). One check per pair: queues are
+        short, and the matcher runs off the request path."""
+        from games.services.errors import ServiceError
+
+        apart: set[frozenset[int]] = set()
+        for a, b in combinations(users, 2):
+            try:
+                self.check_partner(a, b)
+            except ServiceError:
+                apart.add(frozenset((a.pk, b.pk)))
+        return apart
 
 
 @lru_cache(maxsize=4)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -47,19 +48,26 @@ def lobby_tables() -> list[Table]:
     return tables
 
 
-def online_now() -> dict[str, int]:
-    """How many signed-in people have a table open, and how many of them play at it."""
+def online_now(also_online: Iterable[int] = (),
+               shown: Callable[[set[int]], set[int]] | None = None) -> dict[str, int]:
+    """How many signed-in people are online, and how many of them play at a table they
+    have open. Online is a table open (presence here) or ``also_online`` (people with a
+    page of the site open, accounts/social). ``shown`` is the caller's privacy filter:
+    games knows no privacy, so whoever renders the figure says who may be counted."""
     from games import presence
 
     try:
-        online = presence.online()
+        at_tables = presence.online()
     except Exception:  # noqa: BLE001 - presence is advisory
-        return {"online": 0, "playing": 0}
+        at_tables = {}
+    people = set(at_tables) | set(also_online)
+    if shown is not None:
+        people = shown(people)
     playing = set(SeriesSeat.objects.filter(
-        user_id__in=list(online), series__status=Series.Status.PLAYING)
-        .values_list("user_id", "series__table_id"))
-    at_their_table = {user for user, table in playing if table in online.get(user, ())}
-    return {"online": len(online), "playing": len(at_their_table)}
+        user_id__in=[uid for uid in people if uid in at_tables],
+        series__status=Series.Status.PLAYING).values_list("user_id", "series__table_id"))
+    at_their_table = {user for user, table in playing if table in at_tables.get(user, ())}
+    return {"online": len(people), "playing": len(at_their_table)}
 
 
 def current_series(table: Table) -> Series | None:

@@ -16,12 +16,18 @@ from kozel_site import health
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """What the site is, where to start playing, and the open tables right now."""
-    from games.ratings.selectors import tables_worth_watching
-    from games.selectors import lobby_tables, online_now
+    """What the site is, where to start playing, and the open tables right now.
 
-    return render(request, "home.html", {"tables": lobby_tables()[:8], "online": online_now(),
-                                         "watch": tables_worth_watching()})
+    "Online now" is privacy-filtered for this viewer (accounts/social): nobody who hides
+    their online status, nor anyone across a block, is counted or named there."""
+    from accounts.social.selectors import online_now_for, watch_list_for
+    from games.ratings.selectors import tables_worth_watching
+    from games.selectors import lobby_tables
+
+    viewer = request.user
+    return render(request, "home.html", {
+        "tables": lobby_tables()[:8], "online": online_now_for(viewer),
+        "watch": watch_list_for(viewer, tables_worth_watching())})
 
 
 @require_GET

@@ -46,6 +46,17 @@ def drop(user_id: int, conn: str, now: float | None = None) -> bool:
     return not _members_of(user_id, now)
 
 
+def on_pages(now: float | None = None) -> set[int]:
+    """Everyone with a page socket open right now (before privacy); empty when Redis
+    does not answer (presence is advisory)."""
+    now = time.time() if now is None else now
+    try:
+        return {int(m.decode().partition("|")[0])
+                for m in table_presence.client().zrangebyscore(_key(), f"({now}", "+inf")}
+    except Exception:  # noqa: BLE001 - presence is advisory: nobody looks online
+        return set()
+
+
 def online_among(user_ids: Iterable[int], now: float | None = None) -> set[int]:
     """Which of ``user_ids`` have a page or a table of the site open (before privacy)."""
     wanted = set(user_ids)

@@ -4,7 +4,8 @@ status, or who blocked the reader (or was blocked by them), is never shown onlin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -38,14 +39,59 @@ def follows(follower_id: int, followed_id: int) -> bool:
     return Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).exists()
 
 
+def hidden_from(viewer: Any, user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` ``viewer`` (anyone, signed in or not) may never see online:
+    those who hide their online status, and, for a signed-in viewer, a block either way."""
+    wanted = set(user_ids)
+    if not wanted:
+        return set()
+    hidden = set(SocialSettings.objects.filter(user_id__in=wanted, hide_online=True)
+                 .values_list("user_id", flat=True))
+    if viewer is not None and getattr(viewer, "is_authenticated", False):
+        hidden |= blocked_either_way(viewer.pk) & wanted
+    return hidden
+
+
+def follow_button(viewer: Any, person: Any) -> str:
+    """Which button the profile of ``person`` shows ``viewer``: ``"unfollow"`` when they
+    follow them, ``"follow"`` when they may (services.follow would accept it), else
+    ``""``: themselves, a deleted account, a signed-out viewer (who is offered a
+    sign-in link instead), and a block either way, which no new follow crosses. An old
+    follow across a block may still be undone, as on /friends/."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False) \
+            or viewer.pk == person.pk \
+            or getattr(getattr(person, "profile", None), "is_deleted", False):
+        return ""
+    if follows(viewer.pk, person.pk):
+        return "unfollow"
+    return "" if blocks_between(viewer.pk, person.pk) else "follow"
+
+
 def visible_online(viewer: Any, user_ids: list[int]) -> set[int]:
     """Which of ``user_ids`` ``viewer`` may see online right now (privacy applied)."""
     if not user_ids:
         return set()
-    hidden = set(SocialSettings.objects.filter(user_id__in=user_ids, hide_online=True)
-                 .values_list("user_id", flat=True))
-    shown = set(user_ids) - hidden - blocked_either_way(viewer.pk) - {viewer.pk}
+    shown = set(user_ids) - hidden_from(viewer, user_ids) - {viewer.pk}
     return presence.online_among(shown)
+
+
+def online_now_for(viewer: Any) -> dict[str, int]:
+    """The home page's "Online now" figures as ``viewer`` may see them: people with a
+    page or a table of the site open, without those hidden from the viewer."""
+    from games.selectors import online_now
+
+    return online_now(also_online=presence.on_pages(),
+                      shown=lambda people: people - hidden_from(viewer, people))
+
+
+def watch_list_for(viewer: Any, watched: list[Any]) -> list[Any]:
+    """Tables worth watching (games.ratings.selectors) with the names of people hidden
+    from ``viewer`` left out: being listed there would show them online."""
+    hidden = hidden_from(viewer, {uid for w in watched for uid in w.people if uid})
+    if not hidden:
+        return watched
+    return [replace(w, names=[name for name, uid in zip(w.names, w.people, strict=False)
+                              if uid is None or uid not in hidden]) for w in watched]
 
 
 @dataclass(frozen=True)

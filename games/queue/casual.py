@@ -11,7 +11,8 @@ entry before planning (a second matcher waits on those row locks, then finds the
 matched), and an entry is marked matched only while it is still ``waiting`` (a count
 that does not add up rolls the table back). Someone who is playing a live series is
 refused at the door ("return to your game") and dropped by the matcher if they sat
-down somewhere meanwhile.
+down somewhere meanwhile. Two people of whom one blocked the other are never seated at
+one table (the policy's ``blocked_pairs``); a pair invite between them is refused.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from games.policy import policy
 from games.queue import matching
 from games.queue.conf import queue_settings
 from games.queue.models import BOT_WAITS, CASUAL_CLOCKS, CASUAL_TARGETS, PairInvite, QueueEntry
-from games.queue.services import _kick_on_commit, _mu
+from games.queue.services import _blocked_pairs, _kick_on_commit, _mu
 from games.selectors import live_seat_of
 from games.services import series as series_service
 from games.services import tables as table_service
@@ -285,7 +286,8 @@ def match_casual_queue() -> list[int]:
         plans = matching.plan_casual(
             waiting, now, default_clock=queue_settings.CASUAL_TURN_SECONDS,
             default_target=queue_settings.CASUAL_TARGET,
-            min_people=queue_settings.CASUAL_MIN_PEOPLE)
+            min_people=queue_settings.CASUAL_MIN_PEOPLE,
+            blocked=_blocked_pairs([e.user_id for e in entries]))
         for match in plans:
             by_id = users.in_bulk(match.people)
             seats = [None if uid is None else by_id[uid] for uid in match.positions]

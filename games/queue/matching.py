@@ -13,12 +13,16 @@
   longest waiting first; solos and pairs mix (a pair sits opposite, R1). Once the longest
   waiting person of a group has waited their ``bot_wait`` and everyone in it allows
   bots, at least ``min_people`` people are seated and bots fill the missing seats.
+- Blocks (both matchers): two people of whom one blocked the other (``blocked``, pairs
+  of user ids from games/policy.py ``blocked_pairs``) never sit at one table. When the
+  only way to fill a table would seat them together, they wait (or, casual, get bots
+  when they allow them). A pair whose partners blocked each other is not matched.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,6 +51,15 @@ class Match:
     turn_seconds: int
 
 
+Blocked = Collection[frozenset[int]]
+
+
+def _apart(a: Sequence[Waiting], b: Sequence[Waiting], blocked: Blocked) -> bool:
+    """True when someone in ``a`` and someone in ``b`` may not share a table."""
+    return bool(blocked) and any(frozenset((x.user_id, y.user_id)) in blocked
+                                 for x in a for y in b)
+
+
 @dataclass(frozen=True)
 class _Unit:
     members: tuple[Waiting, ...]
@@ -55,7 +68,8 @@ class _Unit:
     tolerance: float
 
 
-def _units(entries: Sequence[Waiting], now: datetime) -> tuple[list[_Unit], list[_Unit]]:
+def _units(entries: Sequence[Waiting], now: datetime,
+           blocked: Blocked = ()) -> tuple[list[_Unit], list[_Unit]]:
     by_user = {e.user_id: e for e in entries}
     solos: list[_Unit] = []
     pairs: list[_Unit] = []
@@ -71,6 +85,8 @@ def _units(entries: Sequence[Waiting], now: datetime) -> tuple[list[_Unit], list
         mate = by_user.get(e.partner_id)
         if mate is None or mate.partner_id != e.user_id or mate.turn_seconds != e.turn_seconds:
             continue  # half a pair (the other left a moment ago): not matchable
+        if _apart((e,), (mate,), blocked):
+            continue  # one blocked the other after they paired: never at one table
         seen |= {e.user_id, mate.user_id}
         newest = max(e.joined_at, mate.joined_at)
         pairs.append(_Unit((e, mate), (e.mu + mate.mu) / 2, min(e.joined_at, mate.joined_at),
@@ -78,7 +94,22 @@ def _units(entries: Sequence[Waiting], now: datetime) -> tuple[list[_Unit], list
     return solos, pairs
 
 
-def _match_solos(units: list[_Unit], coin: Callable[[], bool]) -> list[Match]:
+def _window(near: list[_Unit], start: int, anchor: _Unit, blocked: Blocked) -> list[_Unit]:
+    """Four units from ``near[start:]`` (by mu) with the anchor, skipping anyone who
+    may not sit with those already taken; shorter when there are not four."""
+    window = [anchor]
+    for unit in near[start:]:
+        if len(window) == 4:
+            break
+        if unit is anchor or _apart(unit.members, [m for u in window for m in u.members],
+                                    blocked):
+            continue
+        window.append(unit)
+    return sorted(window, key=lambda u: u.mu)
+
+
+def _match_solos(units: list[_Unit], coin: Callable[[], bool],
+                 blocked: Blocked = ()) -> list[Match]:
     matches: list[Match] = []
     used: set[int] = set()
     for anchor in sorted(units, key=lambda u: (u.joined_at, u.members[0].user_id)):
@@ -89,9 +120,13 @@ def _match_solos(units: list[_Unit], coin: Callable[[], bool]) -> list[Match]:
                        and abs(u.mu - anchor.mu) <= anchor.tolerance),
                       key=lambda u: u.mu)
         best: list[_Unit] | None = None
-        for start in range(0, max(0, len(near) - 3)):
-            window = near[start:start + 4]
-            if not any(u is anchor for u in window):
+        # Without blocks the tightest four around the anchor are consecutive by mu; with
+        # them, each window skips whoever may not sit with those already in it.
+        starts = range(len(near)) if blocked else range(0, max(0, len(near) - 3))
+        for start in starts:
+            window = (_window(near, start, anchor, blocked) if blocked
+                      else near[start:start + 4])
+            if len(window) < 4 or not any(u is anchor for u in window):
                 continue
             spread = window[-1].mu - window[0].mu
             if spread > min(u.tolerance for u in window):
@@ -109,7 +144,8 @@ def _match_solos(units: list[_Unit], coin: Callable[[], bool]) -> list[Match]:
     return matches
 
 
-def _match_pairs(units: list[_Unit], coin: Callable[[], bool]) -> list[Match]:
+def _match_pairs(units: list[_Unit], coin: Callable[[], bool],
+                 blocked: Blocked = ()) -> list[Match]:
     matches: list[Match] = []
     used: set[int] = set()
     for anchor in sorted(units, key=lambda u: (u.joined_at, u.members[0].user_id)):
@@ -118,7 +154,8 @@ def _match_pairs(units: list[_Unit], coin: Callable[[], bool]) -> list[Match]:
         clock = anchor.members[0].turn_seconds
         candidates = [u for u in units if u is not anchor and id(u) not in used
                       and u.members[0].turn_seconds == clock
-                      and abs(u.mu - anchor.mu) <= min(anchor.tolerance, u.tolerance)]
+                      and abs(u.mu - anchor.mu) <= min(anchor.tolerance, u.tolerance)
+                      and not _apart(u.members, anchor.members, blocked)]
         if not candidates:
             continue
         other = min(candidates, key=lambda u: (abs(u.mu - anchor.mu), u.joined_at))
@@ -130,11 +167,13 @@ def _match_pairs(units: list[_Unit], coin: Callable[[], bool]) -> list[Match]:
 
 
 def plan_matches(entries: Sequence[Waiting], now: datetime,
-                 coin: Callable[[], bool] | None = None) -> list[Match]:
-    """The tables to form now from ``entries`` (each person in at most one)."""
+                 coin: Callable[[], bool] | None = None,
+                 blocked: Blocked = ()) -> list[Match]:
+    """The tables to form now from ``entries`` (each person in at most one), never
+    seating together two people whose ids form a pair in ``blocked``."""
     flip = coin or (lambda: secrets.randbelow(2) == 0)
-    solos, pairs = _units(entries, now)
-    return _match_solos(solos, flip) + _match_pairs(pairs, flip)
+    solos, pairs = _units(entries, now, blocked)
+    return _match_solos(solos, flip, blocked) + _match_pairs(pairs, flip, blocked)
 
 
 # --- Casual quick match -----------------------------------------------------------------
@@ -166,7 +205,7 @@ def _agree(current: object, wish: object) -> object:
     return _CONFLICT
 
 
-def _casual_units(entries: Sequence[Waiting]) -> list[tuple[Waiting, ...]]:
+def _casual_units(entries: Sequence[Waiting], blocked: Blocked) -> list[tuple[Waiting, ...]]:
     by_user = {e.user_id: e for e in entries}
     units: list[tuple[Waiting, ...]] = []
     seen: set[int] = set()
@@ -180,14 +219,18 @@ def _casual_units(entries: Sequence[Waiting]) -> list[tuple[Waiting, ...]]:
         mate = by_user.get(e.partner_id)
         if mate is None or mate.partner_id != e.user_id:
             continue  # half a pair (the other left a moment ago): not matchable
+        if _apart((e,), (mate,), blocked):
+            continue  # one blocked the other after they paired: never at one table
         seen |= {e.user_id, mate.user_id}
         units.append((e, mate))
     return units
 
 
 def _gather(anchor: tuple[Waiting, ...], units: list[tuple[Waiting, ...]],
-            used: set[int], bots_only: bool) -> tuple[list[tuple[Waiting, ...]], object, object]:
-    """The anchor and the earliest units that fit four seats and agree with the group."""
+            used: set[int], bots_only: bool,
+            blocked: Blocked) -> tuple[list[tuple[Waiting, ...]], object, object]:
+    """The anchor and the earliest units that fit four seats, agree with the group and
+    may sit with everyone in it (no block between them)."""
     group = [anchor]
     clock: object = None
     target: object = None
@@ -200,6 +243,8 @@ def _gather(anchor: tuple[Waiting, ...], units: list[tuple[Waiting, ...]],
         if unit is anchor or id(unit) in used or seats + len(unit) > 4:
             continue
         if bots_only and not all(m.allow_bots for m in unit):
+            continue
+        if _apart(unit, [m for u in group for m in u], blocked):
             continue
         c, t = clock, target
         for member in unit:
@@ -237,20 +282,22 @@ def _seat(group: list[tuple[Waiting, ...]]) -> list[int | None]:
 
 def plan_casual(entries: Sequence[Waiting], now: datetime, *, default_clock: int | None,
                 default_target: int, min_people: int = 2,
-                coin: Callable[[], bool] | None = None) -> list[CasualMatch]:
+                coin: Callable[[], bool] | None = None,
+                blocked: Blocked = ()) -> list[CasualMatch]:
     """The casual tables to form now from ``entries`` (each person in at most one).
 
     Full tables first (for every person, longest waiting first), then, among those
-    left, tables completed by bots.
+    left, tables completed by bots. Two people whose ids form a pair in ``blocked``
+    are never at one table: one of them waits (or gets bots) instead.
     """
     flip = coin or (lambda: secrets.randbelow(2) == 0)
-    units = _casual_units(entries)
+    units = _casual_units(entries, blocked)
     used: set[int] = set()
     groups: list[tuple[list[tuple[Waiting, ...]], object, object]] = []
     for anchor in units:
         if id(anchor) in used:
             continue
-        group, clock, target = _gather(anchor, units, used, bots_only=False)
+        group, clock, target = _gather(anchor, units, used, bots_only=False, blocked=blocked)
         if sum(len(u) for u in group) == 4:
             used |= {id(u) for u in group}
             groups.append((group, clock, target))
@@ -260,7 +307,7 @@ def plan_casual(entries: Sequence[Waiting], now: datetime, *, default_clock: int
         waited = (now - min(m.joined_at for m in anchor)).total_seconds()
         if waited < max(m.bot_wait for m in anchor):
             continue
-        group, clock, target = _gather(anchor, units, used, bots_only=True)
+        group, clock, target = _gather(anchor, units, used, bots_only=True, blocked=blocked)
         if sum(len(u) for u in group) >= min_people:
             used |= {id(u) for u in group}
             groups.append((group, clock, target))

@@ -79,6 +79,15 @@ def _mu(user_id: int) -> float:
     return rating_settings.MU if mu is None else float(mu)
 
 
+def _blocked_pairs(user_ids: list[int]) -> set[frozenset[int]]:
+    """Pairs among the waiting who may not share a table (a block either way), asked
+    of the policy (games/policy.py): games never reads moderation's tables itself."""
+    if len(user_ids) < 2:
+        return set()
+    people = get_user_model().objects.in_bulk(user_ids)
+    return policy().blocked_pairs([people[uid] for uid in user_ids if uid in people])
+
+
 def _kick_on_commit() -> None:
     def kick() -> None:
         from games.queue.tasks import match_queue_task
@@ -241,7 +250,8 @@ def match_queue() -> list[int]:
             entries = [e for e in entries if e.user_id not in gone]
         waiting = [matching.Waiting(e.user_id, e.mu, e.joined_at, e.turn_seconds, e.partner_id)
                    for e in entries]
-        for match in matching.plan_matches(waiting, now):
+        blocked = _blocked_pairs([e.user_id for e in entries])
+        for match in matching.plan_matches(waiting, now, blocked=blocked):
             by_id = users.in_bulk(list(match.positions))
             players = [by_id[uid] for uid in match.positions]
             try:

@@ -285,6 +285,7 @@ class WatchedTable:
     table: Any
     strength: int
     names: list[str]
+    people: tuple[int | None, ...] = ()  # each name's person (None: a bot), for privacy
 
 
 def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
@@ -307,6 +308,7 @@ def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
         roster = sorted(by_series.get(series.pk, []), key=lambda s: s.position)
         strength = max((shown.get(s.user_id, conf.display(conf.MU, conf.SIGMA)) if s.user_id
                         else BOT_WATCH_VALUE.get(s.bot_level, 0) for s in roster), default=0)
-        watched.append(WatchedTable(series.table, strength, [s.name for s in roster]))
+        watched.append(WatchedTable(series.table, strength, [s.name for s in roster],
+                                    tuple(s.user_id for s in roster)))
     watched.sort(key=lambda w: -w.strength)
     return watched[:limit]

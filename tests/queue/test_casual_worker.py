@@ -50,3 +50,20 @@ def test_three_people_get_a_bot_from_the_worker_after_the_wait(celery_worker):
     bots = list(Seat.objects.filter(table_id=table_id, user=None))
     assert len(bots) == 1 and bots[0].bot_level == "beginner", "newcomers' level"
     assert Series.objects.get(table_id=table_id).status == Series.Status.PLAYING
+
+
+def test_the_worker_never_seats_a_blocked_pair_together(celery_worker):
+    """Five people queue, one of whom blocked another: the worker seats four who may sit
+    together and leaves one of the blocked pair waiting (issue 17)."""
+    from accounts.moderation.services import blocks
+
+    people = make_users("cx", 5)
+    blocks.block(people[2], people[0])  # either way is a block
+    for user in people:
+        casual.join_casual(user)
+    entries = wait_for(matched(4), 30, "the worker to match the casual queue")
+    (table_id,) = {e.table_id for e in entries}
+    seated = set(Seat.objects.filter(table_id=table_id).values_list("user_id", flat=True))
+    assert not {people[0].pk, people[2].pk} <= seated, "the blocked pair sit apart"
+    left = QueueEntry.objects.get(status="waiting", kind="casual")
+    assert left.user_id in {people[0].pk, people[2].pk}
