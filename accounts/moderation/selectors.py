@@ -3,6 +3,7 @@ moderation history, a reporter's own reports. No writes here."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -66,6 +67,14 @@ def blocked_ids(user: Any) -> set[int]:
 def blocks_between(a_id: int, b_id: int) -> bool:
     return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id)
                                 | Q(blocker_id=b_id, blocked_id=a_id)).exists()
+
+
+def blocks_among(user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """Every pair of ``user_ids`` with a block either way, in one query (the matcher
+    asks for a whole queue at once)."""
+    ids = list(user_ids)
+    return {frozenset(pair) for pair in Block.objects.filter(
+        blocker_id__in=ids, blocked_id__in=ids).values_list("blocker_id", "blocked_id")}
 
 
 def table_muted(user: Any, table_id: int) -> bool:
