@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -45,6 +46,13 @@ def profile_language(user: AbstractBaseUser) -> str | None:
     code = (Profile.objects.filter(user=user)
             .values_list("preferred_language", flat=True).first())
     return supported(code)
+
+
+def recipient_language(user: AbstractBaseUser | int | None) -> str:
+    """The language to write to ``user`` (a user or a user id) in: their profile's, else
+    the site's default. Mail and notifications use it, never the language of the person
+    or worker who caused them."""
+    return (profile_language(user) if user is not None else None) or settings.LANGUAGE_CODE
 
 
 def remember(session: Any, code: str | None) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
 from accounts.moderation.services import reports as report_service
@@ -56,7 +58,7 @@ class ReportAdmin(_NoWrites):
             found.pop("close_reports", None)
         return found
 
-    @admin.action(description="Close the selected reports (nothing to act on)")
+    @admin.action(description=_("Close the selected reports (nothing to act on)"))
     def close_reports(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         closed = 0
         for report in queryset.filter(status=Report.Status.OPEN):
@@ -66,7 +68,8 @@ class ReportAdmin(_NoWrites):
             except ServiceError as error:
                 self.message_user(request, error.message, messages.ERROR)
                 return
-        self.message_user(request, f"Closed {closed} report(s).", messages.SUCCESS)
+        self.message_user(request, ngettext("Closed %(n)s report.", "Closed %(n)s reports.",
+                                            closed) % {"n": closed}, messages.SUCCESS)
 
 
 @admin.register(Sanction)
@@ -85,7 +88,7 @@ class SanctionAdmin(_NoWrites):
             found.pop("lift_sanctions", None)
         return found
 
-    @admin.action(description="Lift the selected sanctions")
+    @admin.action(description=_("Lift the selected sanctions"))
     def lift_sanctions(self, request: HttpRequest, queryset: QuerySet[Sanction]) -> None:
         lifted = 0
         for sanction in queryset:
@@ -94,7 +97,8 @@ class SanctionAdmin(_NoWrites):
                 lifted += 1
             except ServiceError as error:
                 self.message_user(request, f"#{sanction.pk}: {error.message}", messages.ERROR)
-        self.message_user(request, f"Lifted {lifted} sanction(s).", messages.SUCCESS)
+        self.message_user(request, ngettext("Lifted %(n)s sanction.", "Lifted %(n)s sanctions.",
+                                            lifted) % {"n": lifted}, messages.SUCCESS)
 
 
 @admin.register(Block)

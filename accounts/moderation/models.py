@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import ChatMessage, Game, Series, Table
 
@@ -33,28 +34,28 @@ class Report(models.Model):
     """One report about one player."""
 
     class Category(models.TextChoices):
-        ABUSIVE_CHAT = "abuse", "Abusive chat"
-        STALLING = "stalling", "Stalling or leaving"
-        CHEATING = "cheating", "Cheating or collusion"
-        OFFENSIVE_NAME = "name", "Offensive name"
-        OTHER = "other", "Other"
+        ABUSIVE_CHAT = "abuse", _("Abusive chat")
+        STALLING = "stalling", _("Stalling or leaving")
+        CHEATING = "cheating", _("Cheating or collusion")
+        OFFENSIVE_NAME = "name", _("Offensive name")
+        OTHER = "other", _("Other")
         # Not offered to reporters: an appeal against a sanction, and a line the chat
         # filter flagged for review.
-        APPEAL = "appeal", "Appeal against a sanction"
-        FILTER = "filter", "Flagged by the chat filter"
+        APPEAL = "appeal", _("Appeal against a sanction")
+        FILTER = "filter", _("Flagged by the chat filter")
 
     class Source(models.TextChoices):
-        SEAT = "seat", "A seat at the table"
-        CHAT = "chat", "A chat line"
-        PROFILE = "profile", "The player's profile"
-        SERIES = "series", "After a series"
-        APPEAL = "appeal", "An appeal"
-        FILTER = "filter", "The chat filter"
+        SEAT = "seat", _("A seat at the table")
+        CHAT = "chat", _("A chat line")
+        PROFILE = "profile", _("The player's profile")
+        SERIES = "series", _("After a series")
+        APPEAL = "appeal", _("An appeal")
+        FILTER = "filter", _("The chat filter")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACTED = "acted", "Acted on"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", _("Open")
+        ACTED = "acted", _("Acted on")
+        CLOSED = "closed", _("Closed")
 
     # None: filed by the site itself (the chat filter).
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -108,13 +109,13 @@ class Sanction(models.Model):
     """A warning, mute, ban, suspension, rename or mark, in force for a time."""
 
     class Kind(models.TextChoices):
-        WARN = "warn", "Warning"
-        CHAT_MUTE = "chat_mute", "Muted in chat"
-        RANKED_BAN = "ranked_ban", "Banned from ranked play"
-        SUSPEND = "suspend", "Account suspended"
-        RENAME = "rename", "Name changed by a moderator"
-        CHEATING = "cheating", "Marked for cheating"
-        BOOSTING = "boosting", "Marked for boosting"
+        WARN = "warn", _("Warning")
+        CHAT_MUTE = "chat_mute", _("Muted in chat")
+        RANKED_BAN = "ranked_ban", _("Banned from ranked play")
+        SUSPEND = "suspend", _("Account suspended")
+        RENAME = "rename", _("Name changed by a moderator")
+        CHEATING = "cheating", _("Marked for cheating")
+        BOOSTING = "boosting", _("Marked for boosting")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="sanctions")
@@ -122,7 +123,7 @@ class Sanction(models.Model):
     # Shown to the sanctioned player: what, why and until when (issue 14).
     reason = models.CharField(max_length=REASON_MAX)
     starts_at = models.DateTimeField(default=timezone.now)
-    ends_at = models.DateTimeField(null=True, blank=True, help_text="empty: for good")
+    ends_at = models.DateTimeField(null=True, blank=True, help_text=_("empty: for good"))
     # None: the automatic escalation for repeated abandonment.
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.PROTECT, related_name="+")
@@ -210,17 +211,17 @@ class ModerationLog(models.Model):
     """Who did what to whom, why and when, with the state before and after."""
 
     class Action(models.TextChoices):
-        REPORT_CLOSED = "report_closed", "Closed a report"
-        WARN = "warn", "Warned"
-        CHAT_MUTE = "chat_mute", "Muted in chat"
-        RANKED_BAN = "ranked_ban", "Banned from ranked"
-        AUTO_RANKED_BAN = "auto_ranked_ban", "Banned from ranked (repeated abandonment)"
-        SUSPEND = "suspend", "Suspended"
-        RENAME = "rename", "Forced a rename"
-        HIDE_MESSAGE = "hide_message", "Hid a chat message"
-        VOID_SERIES = "void_series", "Voided a series"
-        MARK = "mark", "Marked cheating or boosting"
-        LIFT = "lift", "Lifted a sanction"
+        REPORT_CLOSED = "report_closed", _("Closed a report")
+        WARN = "warn", _("Warned")
+        CHAT_MUTE = "chat_mute", _("Muted in chat")
+        RANKED_BAN = "ranked_ban", _("Banned from ranked")
+        AUTO_RANKED_BAN = "auto_ranked_ban", _("Banned from ranked (repeated abandonment)")
+        SUSPEND = "suspend", _("Suspended")
+        RENAME = "rename", _("Forced a rename")
+        HIDE_MESSAGE = "hide_message", _("Hid a chat message")
+        VOID_SERIES = "void_series", _("Voided a series")
+        MARK = "mark", _("Marked cheating or boosting")
+        LIFT = "lift", _("Lifted a sanction")
 
     # None: the site itself (automatic escalation).
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts.moderation import chatfilter, selectors
 from games.policy import TablePolicy
 from games.services.errors import InvalidRequestError, PermissionDeniedError
@@ -13,8 +15,8 @@ from games.services.errors import InvalidRequestError, PermissionDeniedError
 
 def until_text(sanction: Any) -> str:
     if sanction.ends_at is None:
-        return "for good"
-    return f"until {sanction.ends_at:%Y-%m-%d %H:%M} UTC"
+        return _("for good")
+    return _("until %(moment)s UTC") % {"moment": f"{sanction.ends_at:%Y-%m-%d %H:%M}"}
 
 
 class ChatMutedError(PermissionDeniedError):
@@ -36,14 +38,15 @@ class ModerationPolicy(TablePolicy):
     def check_chat(self, user: Any, table: Any, text: str) -> str:
         mute = selectors.chat_mute_of(user)
         if mute is not None:
-            what = "suspended" if mute.kind == mute.Kind.SUSPEND else "muted in chat"
-            raise ChatMutedError(f"You are {what} {until_text(mute)}: {mute.reason}")
+            what = (_("You are suspended %(until)s: %(reason)s") if mute.kind == mute.Kind.SUSPEND
+                    else _("You are muted in chat %(until)s: %(reason)s"))
+            raise ChatMutedError(what % {"until": until_text(mute), "reason": mute.reason})
         verdict = chatfilter.check(text)
         if verdict.blocked:
             if verdict.is_link:
-                raise ChatFilteredError("Links are not allowed in table chat.")
-            raise ChatFilteredError("That message was not sent: table chat does not allow "
-                                    "that language.")
+                raise ChatFilteredError(_("Links are not allowed in table chat."))
+            raise ChatFilteredError(_("That message was not sent: table chat does not allow "
+                                    "that language."))
         return text
 
     def after_chat(self, message: Any) -> None:
@@ -63,16 +66,17 @@ class ModerationPolicy(TablePolicy):
     def check_seat(self, user: Any, table: Any) -> None:
         suspension = selectors.suspension_of(user)
         if suspension is not None:
-            raise PermissionDeniedError(f"Your account is suspended {until_text(suspension)}.")
+            raise PermissionDeniedError(_("Your account is suspended %(until)s.") % {
+                "until": until_text(suspension)})
         if table.is_private and table.owner_id != user.pk and \
                 selectors.blocks_between(table.owner_id, user.pk):
-            raise PermissionDeniedError("You cannot join this private table.")
+            raise PermissionDeniedError(_("You cannot join this private table."))
         if table.kind == table.Kind.RANKED:
             self.check_ranked(user)
 
     def check_partner(self, user: Any, other: Any) -> None:
         if selectors.blocks_between(user.pk, other.pk):
-            raise PermissionDeniedError("You cannot play as partners with this player.")
+            raise PermissionDeniedError(_("You cannot play as partners with this player."))
 
     def blocked_pairs(self, users: Sequence[Any]) -> set[frozenset[int]]:
         """One query for the whole queue, not one per pair (the base class's way)."""
@@ -82,4 +86,5 @@ class ModerationPolicy(TablePolicy):
         bar = selectors.ranked_bar_of(user)
         if bar is not None:
             raise PermissionDeniedError(
-                f"You cannot play ranked {until_text(bar)}: {bar.reason}")
+                _("You cannot play ranked %(until)s: %(reason)s") % {
+                    "until": until_text(bar), "reason": bar.reason})

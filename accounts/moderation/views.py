@@ -14,6 +14,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.moderation import selectors
@@ -28,16 +30,16 @@ from games.services.errors import ServiceError
 
 CATEGORY_CHOICES = [(c, Report.Category(c).label) for c in report_service.PLAYER_CATEGORIES]
 ACTIONS = [
-    ("close", "Close: nothing to act on"),
-    ("warn", "Warn"),
-    ("mute", "Mute in chat for N hours"),
-    ("ban", "Ban from ranked for N days"),
-    ("suspend", "Suspend for N days (empty: for good)"),
-    ("rename", "Force a rename"),
-    ("hide", "Hide the reported chat line"),
-    ("void", "Void the series (roll its ratings back)"),
-    ("mark_cheating", "Mark cheating: void rated series in a window"),
-    ("mark_boosting", "Mark boosting: void rated series in a window"),
+    ("close", gettext_lazy("Close: nothing to act on")),
+    ("warn", gettext_lazy("Warn")),
+    ("mute", gettext_lazy("Mute in chat for N hours")),
+    ("ban", gettext_lazy("Ban from ranked for N days")),
+    ("suspend", gettext_lazy("Suspend for N days (empty: for good)")),
+    ("rename", gettext_lazy("Force a rename")),
+    ("hide", gettext_lazy("Hide the reported chat line")),
+    ("void", gettext_lazy("Void the series (roll its ratings back)")),
+    ("mark_cheating", gettext_lazy("Mark cheating: void rated series in a window")),
+    ("mark_boosting", gettext_lazy("Mark boosting: void rated series in a window")),
 ]
 
 
@@ -80,8 +82,8 @@ def report(request: HttpRequest) -> HttpResponse:
                                      "message": error.message}, status=400)
             messages.error(request, error.message)
         else:
-            text = ("Thanks: moderators will look at your report. You can follow its "
-                    "status under Your reports.")
+            text = (_("Thanks: moderators will look at your report. You can follow its "
+                    "status under Your reports."))
             if _wants_json(request):
                 return JsonResponse({"ok": True, "id": filed.pk, "message": text})
             messages.success(request, text)
@@ -121,14 +123,14 @@ def blocks(request: HttpRequest) -> HttpResponse:
         try:
             if request.POST.get("action") == "unblock":
                 block_service.unblock(request.user, name)
-                messages.success(request, f"You unblocked {name}.")
+                messages.success(request, _("You unblocked %(name)s.") % {"name": name})
             elif request.POST.get("action") == "block":
                 block_service.block(request.user, name)
-                messages.success(request, f"You blocked {name}: you will not see their chat, "
-                                          "and they cannot invite you or join your private "
-                                          "tables.")
+                messages.success(request, _("You blocked %(name)s: you will not see their chat, "
+                                            "and they cannot invite you or join your private "
+                                            "tables.") % {"name": name})
             else:
-                messages.error(request, "Block or unblock?")
+                messages.error(request, _("Block or unblock?"))
         except ServiceError as error:
             messages.error(request, error.message)
         return redirect("moderation:blocks")
@@ -162,8 +164,8 @@ def appeal(request: HttpRequest) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "Your appeal is with the moderators. You will see its "
-                                  "status here.")
+        messages.success(request, _("Your appeal is with the moderators. You will see its "
+                                  "status here."))
     return redirect("moderation:standing")
 
 
@@ -195,7 +197,7 @@ def queue(request: HttpRequest) -> HttpResponse:
         found = selectors.user_by_name(request.GET["player"])
         if found is not None:
             return redirect("moderation:player", username=found.get_username())
-        messages.error(request, "There is no such player.")
+        messages.error(request, _("There is no such player."))
     return render(request, "moderation/queue.html", {"rows": selectors.report_queue()})
 
 
@@ -204,7 +206,7 @@ def _report_or_404(report_id: int) -> Report:
                                            "series", "chat_message", "sanction")
              .filter(pk=report_id).first())
     if found is None:
-        raise Http404("No such report.")
+        raise Http404(_("No such report."))
     return found
 
 
@@ -232,16 +234,16 @@ def _run_action(request: HttpRequest, user: Any, report: Report | None) -> str:
         if report is None:
             raise PermissionDenied
         report_service.close_report(request.user, report.pk, reason)
-        return "Report closed."
+        return _("Report closed.")
     if action == "warn":
         sanction_service.warn(request.user, user, reason, ids)
         return "Warned."
     if action == "mute":
         sanction_service.mute_chat(request.user, user, data.get("amount"), reason, ids)
-        return "Muted in chat."
+        return _("Muted in chat.")
     if action == "ban":
         sanction_service.ban_ranked(request.user, user, data.get("amount"), reason, ids)
-        return "Banned from ranked."
+        return _("Banned from ranked.")
     if action == "suspend":
         sanction_service.suspend(request.user, user, data.get("amount") or None, reason, ids)
         return "Suspended."
@@ -251,20 +253,21 @@ def _run_action(request: HttpRequest, user: Any, report: Report | None) -> str:
     if action == "hide":
         message_id = data.get("message") or (report.chat_message_id if report else None)
         sanction_service.hide_message(request.user, message_id, reason, ids)
-        return "Chat line hidden."
+        return _("Chat line hidden.")
     if action == "void":
         series_id = data.get("series") or (report.series_id if report else None)
         void_service.void_series(request.user, series_id, reason, ids)
-        return "Series voided; its ratings are being rolled back."
+        return _("Series voided; its ratings are being rolled back.")
     if action in ("mark_cheating", "mark_boosting"):
         _mark, voided = void_service.mark_account(
             request.user, user, action.removeprefix("mark_"), data.get("since"),
             data.get("until"), reason, ids)
-        return f"Marked; {len(voided)} rated series voided."
+        return ngettext("Marked; %(n)s rated series voided.",
+                        "Marked; %(n)s rated series voided.", len(voided)) % {"n": len(voided)}
     if action == "lift":
         sanction_service.lift(request.user, data.get("sanction"), reason)
-        return "Sanction lifted."
-    raise ServiceError("Choose an action.")
+        return _("Sanction lifted.")
+    raise ServiceError(_("Choose an action."))
 
 
 @moderator_required("moderation.view_report")
@@ -281,7 +284,7 @@ def act(request: HttpRequest, report_id: int) -> HttpResponse:
 def _player_or_404(username: str) -> Any:
     user = selectors.user_by_name(username)
     if user is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     return user
 
 
@@ -312,7 +315,7 @@ def act_on_player(request: HttpRequest, username: str) -> HttpResponse:
 def void(request: HttpRequest, series_id: int) -> HttpResponse:
     try:
         void_service.void_series(request.user, series_id, request.POST.get("reason", ""))
-        messages.success(request, "Series voided; its ratings are being rolled back.")
+        messages.success(request, _("Series voided; its ratings are being rolled back."))
     except ServiceError as error:
         messages.error(request, error.message)
     return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith(

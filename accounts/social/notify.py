@@ -57,10 +57,22 @@ def text_of(notification: Notification) -> str:
         return _("Round %(round)s of %(tournament)s starts: your table is ready.") % {
             "round": p.get("round", ""), "tournament": p.get("tournament", "")}
     if notification.kind == Kind.MODERATOR:
-        return _("A moderator's message: %(text)s") % {"text": p.get("text", "")}
+        return _("A moderator's message: %(text)s") % {"text": _sanction_text(p)}
     if notification.kind == Kind.DECLINED:
         return _("%(name)s declined your invitation.") % {"name": name}
     return ""
+
+
+def _sanction_text(params: dict[str, Any]) -> str:
+    """A moderator's message: "<the sanction's label>: <reason>" in the active language
+    (older rows stored the text, in their sender's language)."""
+    from accounts.moderation.models import Sanction
+
+    if params.get("sanction") in Sanction.Kind.values:
+        return _("%(sanction)s: %(reason)s") % {
+            "sanction": Sanction.Kind(params["sanction"]).label,
+            "reason": params.get("reason", "")}
+    return str(params.get("text", ""))
 
 
 def frame_of(notification: Notification, unread: int) -> dict[str, Any]:
@@ -133,7 +145,7 @@ def notify(user: Any, kind: str, params: dict[str, Any], url: str = "",
     """Store a notification for ``user``; after commit push it live and, when they
     opted in for this kind, email it."""
     if kind not in Kind.values:
-        raise InvalidRequestError("unknown notification kind")
+        raise InvalidRequestError(_("unknown notification kind"))
     with transaction.atomic():
         notification = Notification.objects.create(user=user, kind=kind, params=params,
                                                    url=url[:200], invite=invite)

@@ -59,13 +59,13 @@ def on_round_started(sender: Any, tournament_id: int, tournament_name: str,
 def on_sanction(sender: Any, instance: Sanction, created: bool = False, **kwargs: Any) -> None:
     if not created or instance.created_by_id is None:
         return  # the automatic escalation has its own notice
-    user_id, label, reason = instance.user_id, instance.get_kind_display(), instance.reason
+    user_id, kind, reason = instance.user_id, instance.kind, instance.reason
 
     def send() -> None:
         from accounts.social import services
 
         try:
-            services.notify_sanction(user_id, str(label), reason)
+            services.notify_sanction(user_id, kind, reason)
         except Exception:  # noqa: BLE001 - the sanction notice shows on every page
             logger.exception("moderator message to %s failed", user_id)
 

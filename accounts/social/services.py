@@ -142,8 +142,9 @@ def notify_round_started(tournament_id: int, tournament_name: str, round_number:
                               f"/tournament/{tournament_id}/")
 
 
-def notify_sanction(user_id: int, kind_label: str, reason: str) -> int:
-    """A moderator's message (a warning or another sanction) in the centre."""
+def notify_sanction(user_id: int, kind: str, reason: str) -> int:
+    """A moderator's message (a warning or another sanction) in the centre. The sanction's
+    kind is stored, not its label, so that the line is shown in the reader's language."""
     return notify.notify_many([user_id], Notification.Kind.MODERATOR,
-                              {"text": f"{kind_label}: {reason}"[:300]},
+                              {"sanction": kind, "reason": reason[:300]},
                               reverse("moderation:standing"))

@@ -1,4 +1,8 @@
-"""Email to players who opted in (Django's email; locmem in tests)."""
+"""Email to players who opted in (Django's email; locmem in tests).
+
+Each message speaks its recipient's language (their profile's, else the site's default),
+not the language of whoever started the round or of the worker that sends it.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +11,41 @@ import logging
 from django.conf import settings
 from django.core.mail import send_mass_mail
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.language import recipient_language
 
 logger = logging.getLogger(__name__)
 
 
+def round_started_message(tournament_name: str, round_number: int, url: str, name: str,
+                          address: str, user_id: int | None
+                          ) -> tuple[str, str, str, list[str]]:
+    """(subject, body, from, [to]) of one round-start email, in the recipient's
+    language."""
+    with translation.override(recipient_language(user_id)):
+        params = {"tournament": tournament_name, "round": round_number, "name": name,
+                  "url": url}
+        subject = _("%(tournament)s: round %(round)s has started") % params
+        body = _("Hello %(name)s,\n\nRound %(round)s of %(tournament)s has started and "
+                 "your table is ready. Check in here within the check-in time:\n\n"
+                 "%(url)s\n\nGood luck!\n") % params
+    return subject, body, settings.DEFAULT_FROM_EMAIL, [address]
+
+
 def on_commit_round_started(tournament_name: str, round_number: int, url: str,
-                            recipients: list[tuple[str, str]]) -> None:
-    """After commit, email each (name, address): their round has started."""
+                            recipients: list[tuple[str, str, int]]) -> None:
+    """After commit, email each (name, address, user id): their round has started."""
     if not recipients:
         return
-    subject = f"{tournament_name}: round {round_number} has started"
-    messages = tuple(
-        (subject, f"Hello {name},\n\nRound {round_number} of {tournament_name} has started "
-                  f"and your table is ready. Check in here within the check-in time:\n\n"
-                  f"{url}\n\nGood luck!\n", settings.DEFAULT_FROM_EMAIL, [address])
-        for name, address in recipients)
 
     def send() -> None:
         try:
-            send_mass_mail(messages, fail_silently=False)
+            send_mass_mail(tuple(round_started_message(tournament_name, round_number, url,
+                                                       name, address, user_id)
+                                 for name, address, user_id in recipients),
+                           fail_silently=False)
         except Exception:  # noqa: BLE001 - the banner tells them anyway
             logger.exception("round-start email for %s failed", tournament_name)
 

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
 from games.models import BotLevel
 from games.tournaments.models import Club, Tournament
 
-CLOCK_CHOICES = [("", "No clock"), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
+CLOCK_CHOICES = [("", _("No clock")), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=60, min_length=2)
-    slug = forms.CharField(label="Address", max_length=40,
-                           help_text="Your club's page will be /club/&lt;address&gt;/: "
-                                     "lower-case letters, digits and hyphens.")
+    name = forms.CharField(label=_("Name"), max_length=60, min_length=2)
+    slug = forms.CharField(label=_("Address"), max_length=40,
+                           help_text=_("Your club's page will be /club/&lt;address&gt;/: "
+                                     "lower-case letters, digits and hyphens."))
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False,
-                                  max_length=2000)
-    country = forms.ChoiceField(choices=[("", "—"), *COUNTRY_CHOICES], required=False)
-    language = forms.ChoiceField(choices=settings.LANGUAGES, initial=settings.LANGUAGE_CODE)
-    join_policy = forms.ChoiceField(label="How people join", choices=Club.JoinPolicy.choices)
+                                  max_length=2000, label=_("Description"))
+    country = forms.ChoiceField(label=_("Country"), choices=[("", "—"), *COUNTRY_CHOICES],
+                                required=False)
+    language = forms.ChoiceField(choices=settings.LANGUAGES, initial=settings.LANGUAGE_CODE,
+                                 label=_("Language"))
+    join_policy = forms.ChoiceField(label=_("How people join"), choices=Club.JoinPolicy.choices)
 
 
 class ClubEditForm(ClubForm):
@@ -30,72 +33,77 @@ class ClubEditForm(ClubForm):
 
 class ReasonForm(forms.Form):
     user_id = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    reason = forms.CharField(max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=80, min_length=2)
-    format = forms.ChoiceField(choices=[
-        ("swiss", "Pairs · Swiss"), ("round_robin", "Pairs · round robin (up to 10 pairs)"),
-        ("rotation", "Individual · new partner every round"),
-        ("whist", "Individual · whist schedule (8, 9, 12, 13, 16 or 17 players)")])
-    rounds = forms.IntegerField(min_value=1, max_value=30, initial=3,
-                                help_text="Swiss and individual rounds; a round robin and a "
-                                          "whist schedule set their own.")
-    target = forms.TypedChoiceField(label="Match target (loss points)", coerce=int,
+    name = forms.CharField(label=_("Name"), max_length=80, min_length=2)
+    format = forms.ChoiceField(label=_("Format"), choices=[
+        ("swiss", _("Pairs · Swiss")), ("round_robin", _("Pairs · round robin (up to 10 pairs)")),
+        ("rotation", _("Individual · new partner every round")),
+        ("whist", _("Individual · whist schedule (8, 9, 12, 13, 16 or 17 players)"))])
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3,
+                                help_text=_("Swiss and individual rounds; a round robin and a "
+                                          "whist schedule set their own."))
+    target = forms.TypedChoiceField(label=_("Match target (loss points)"), coerce=int,
                                     choices=[(6, "6"), (12, "12")], initial=12)
     games_limit = forms.IntegerField(
-        label="Or a fixed number of games per match", min_value=1, max_value=20,
-        required=False, help_text="Then fewer loss points after those games wins the "
-        "match (equal is a tie); a team reaching 18 (12 if rated) still ends it early.")
-    turn_seconds = forms.ChoiceField(label="Turn clock", choices=CLOCK_CHOICES, required=False)
-    starts_at = forms.DateTimeField(required=False, help_text="UTC, e.g. 2026-12-31 19:00. "
-                                    "Empty: a director starts round 1.",
+        label=_("Or a fixed number of games per match"), min_value=1, max_value=20,
+        required=False, help_text=_("Then fewer loss points after those games wins the "
+        "match (equal is a tie); a team reaching 18 (12 if rated) still ends it early."))
+    turn_seconds = forms.ChoiceField(label=_("Turn clock"), choices=CLOCK_CHOICES, required=False)
+    starts_at = forms.DateTimeField(required=False, help_text=_("UTC, e.g. 2026-12-31 19:00. "
+                                    "Empty: a director starts round 1."), label=_("Starts at"),
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    checkin_minutes = forms.IntegerField(label="Check-in window (minutes)", min_value=1,
+    checkin_minutes = forms.IntegerField(label=_("Check-in window (minutes)"), min_value=1,
                                          max_value=60, initial=5)
-    round_minutes = forms.IntegerField(label="Round time limit (minutes)", min_value=5,
+    round_minutes = forms.IntegerField(label=_("Round time limit (minutes)"), min_value=5,
                                        max_value=600, initial=60)
-    rated = forms.BooleanField(required=False, help_text="Rated events move ratings like "
-                               "ranked series: people only, 15 or 30 s clock, target 12.")
-    bots_allowed = forms.BooleanField(label="Bots may fill a missing seat or pair",
+    rated = forms.BooleanField(required=False, help_text=_("Rated events move ratings like "
+                               "ranked series: people only, 15 or 30 s clock, target 12."),
+                               label=_("Rated"))
+    bots_allowed = forms.BooleanField(label=_("Bots may fill a missing seat or pair"),
                                       required=False)
 
 
 class RegisterForm(forms.Form):
-    partner = forms.CharField(max_length=150, required=False,
-                              help_text="Your partner's username (pairs events): they confirm.")
-    email_opt_in = forms.BooleanField(label="Email me when my rounds start", required=False)
+    partner = forms.CharField(label=_("Partner"), max_length=150, required=False,
+                              help_text=_("Your partner's username (pairs events): they confirm."))
+    email_opt_in = forms.BooleanField(label=_("Email me when my rounds start"), required=False)
 
 
 class BotEntryForm(forms.Form):
-    level = forms.ChoiceField(choices=BotLevel.choices, initial=BotLevel.CASUAL)
+    level = forms.ChoiceField(choices=BotLevel.choices, initial=BotLevel.CASUAL,
+                              label=_("Bot level"))
 
 
 class ResultForm(forms.Form):
     match_id = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    outcome = forms.ChoiceField(choices=[("A", "Side A won"), ("B", "Side B won"),
-                                         ("tie", "Tie"), ("none", "Both forfeit")])
-    loss_a = forms.IntegerField(min_value=0, max_value=60, initial=0)
-    loss_b = forms.IntegerField(min_value=0, max_value=60, initial=0)
-    reason = forms.CharField(max_length=200)
+    outcome = forms.ChoiceField(choices=[("A", _("Side A won")), ("B", _("Side B won")),
+                                         ("tie", _("Tie")), ("none", _("Both forfeit"))],
+                                label=_("Result"))
+    loss_a = forms.IntegerField(min_value=0, max_value=60, initial=0,
+                                label=_("Side A's loss points"))
+    loss_b = forms.IntegerField(min_value=0, max_value=60, initial=0,
+                                label=_("Side B's loss points"))
+    reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
 class PairForm(forms.Form):
-    first = forms.IntegerField(min_value=1)
-    second = forms.IntegerField(min_value=1)
+    first = forms.IntegerField(label=_("First entry"), min_value=1)
+    second = forms.IntegerField(label=_("Second entry"), min_value=1)
 
 
 class EntryActionForm(forms.Form):
-    entry_id = forms.IntegerField(min_value=1)
-    reason = forms.CharField(max_length=200, required=False)
+    entry_id = forms.IntegerField(label=_("Entry"), min_value=1)
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
 
 class SubstituteForm(forms.Form):
-    entry_id = forms.IntegerField(min_value=1)
-    old = forms.CharField(max_length=150, label="Player leaving")
-    new = forms.CharField(max_length=150, label="Player coming in")
-    reason = forms.CharField(max_length=200)
+    entry_id = forms.IntegerField(label=_("Entry"), min_value=1)
+    old = forms.CharField(max_length=150, label=_("Player leaving"))
+    new = forms.CharField(max_length=150, label=_("Player coming in"))
+    reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
 def tournament_format_kind(fmt: str) -> str:

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
 from games.models import BotLevel, Series, Table
@@ -30,9 +31,9 @@ class Club(models.Model):
     """A club: its members play its tournaments; its owner appoints directors."""
 
     class JoinPolicy(models.TextChoices):
-        OPEN = "open", "Open: anyone can join"
-        REQUEST = "request", "By request: a director approves"
-        INVITE = "invite", "By invite link only"
+        OPEN = "open", _("Open: anyone can join")
+        REQUEST = "request", _("By request: a director approves")
+        INVITE = "invite", _("By invite link only")
 
     name = models.CharField(max_length=60)
     slug = models.SlugField(max_length=40, unique=True)
@@ -59,14 +60,14 @@ class Membership(models.Model):
     """A person's place in a club: a role while active, or a pending request, or a ban."""
 
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        DIRECTOR = "director", "Director"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        DIRECTOR = "director", _("Director")
+        MEMBER = "member", _("Member")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Member"
-        REQUESTED = "requested", "Asked to join"
-        BANNED = "banned", "Banned"
+        ACTIVE = "active", _("Member")
+        REQUESTED = "requested", _("Asked to join")
+        BANNED = "banned", _("Banned")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -93,20 +94,20 @@ class Tournament(models.Model):
     """One event of a club: pairs (Swiss or round robin) or individual."""
 
     class Kind(models.TextChoices):
-        PAIRS = "pairs", "Pairs (fixed partnerships)"
-        INDIVIDUAL = "individual", "Individual (a new partner every round)"
+        PAIRS = "pairs", _("Pairs (fixed partnerships)")
+        INDIVIDUAL = "individual", _("Individual (a new partner every round)")
 
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round_robin", "Round robin"
-        ROTATION = "rotation", "Individual rounds"
-        WHIST = "whist", "Whist schedule (everybody partners everybody once)"
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        ROTATION = "rotation", _("Individual rounds")
+        WHIST = "whist", _("Whist schedule (everybody partners everybody once)")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration open"
-        CLOSED = "closed", "Registration closed"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        REGISTRATION = "registration", _("Registration open")
+        CLOSED = "closed", _("Registration closed")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     TARGETS = (6, 12)
     CLOCKS = (None, 15, 30, 60)
@@ -117,7 +118,7 @@ class Tournament(models.Model):
     format = models.CharField(max_length=12, choices=Format.choices)
     status = models.CharField(max_length=14, choices=Status.choices,
                               default=Status.REGISTRATION)
-    target = models.PositiveSmallIntegerField(default=12, help_text="loss points (R18)")
+    target = models.PositiveSmallIntegerField(default=12, help_text=_("loss points (R18)"))
     # A match of a fixed number of games instead (decided by fewer loss points; a team
     # reaching the table's target, 18 or 12 when rated, still ends it earlier).
     games_limit = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -125,14 +126,14 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(default=3)
     starts_at = models.DateTimeField(null=True, blank=True)
     checkin_seconds = models.PositiveIntegerField(default=300)
-    round_seconds = models.PositiveIntegerField(default=3600, help_text="round time limit")
-    break_seconds = models.PositiveIntegerField(default=60, help_text="pause between rounds")
+    round_seconds = models.PositiveIntegerField(default=3600, help_text=_("round time limit"))
+    break_seconds = models.PositiveIntegerField(default=60, help_text=_("pause between rounds"))
     rated = models.BooleanField(default=False)
     bots_allowed = models.BooleanField(default=False)
     paused = models.BooleanField(default=False)
-    seed = models.BigIntegerField(default=new_seed, help_text="the pairer's and the lot's")
+    seed = models.BigIntegerField(default=new_seed, help_text=_("the pairer's and the lot's"))
     forbidden_pairs = models.JSONField(default=list, blank=True,
-                                       help_text="[[entry, entry], ...] never paired")
+                                       help_text=_("[[entry, entry], ...] never paired"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -170,10 +171,10 @@ class Entry(models.Model):
     """A pair (pairs events) or a player (individual), or a labelled bot entry."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the partner to confirm"
-        ACTIVE = "active", "Playing"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DISQUALIFIED = "disqualified", "Disqualified"
+        PENDING = "pending", _("Waiting for the partner to confirm")
+        ACTIVE = "active", _("Playing")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        DISQUALIFIED = "disqualified", _("Disqualified")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player1 = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -214,16 +215,16 @@ class Round(models.Model):
     """One round: paired, then started (tables made, check-in), then finished."""
 
     class Status(models.TextChoices):
-        PAIRED = "paired", "Paired, not started"
-        CHECKIN = "checkin", "Check-in"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PAIRED = "paired", _("Paired, not started")
+        CHECKIN = "checkin", _("Check-in")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
     manual_pairs = models.JSONField(default=list, blank=True,
-                                    help_text="[[entry, entry], ...] set by a director")
+                                    help_text=_("[[entry, entry], ...] set by a director"))
     started_at = models.DateTimeField(null=True, blank=True)
     checkin_deadline = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)
@@ -243,18 +244,18 @@ class Match(models.Model):
     """One table of a round (a series), or a bye."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Not started"
-        CHECKIN = "checkin", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PENDING = "pending", _("Not started")
+        CHECKIN = "checkin", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     class Outcome(models.TextChoices):
         NONE_YET = "", "—"
-        A = "A", "Side A won"
-        B = "B", "Side B won"
-        TIE = "tie", "Tie"
-        BYE = "bye", "Bye"
-        DOUBLE_FORFEIT = "none", "Both sides forfeited"
+        A = "A", _("Side A won")
+        B = "B", _("Side B won")
+        TIE = "tie", _("Tie")
+        BYE = "bye", _("Bye")
+        DOUBLE_FORFEIT = "none", _("Both sides forfeited")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     number = models.PositiveSmallIntegerField()
@@ -268,9 +269,9 @@ class Match(models.Model):
     loss_a = models.PositiveSmallIntegerField(default=0)
     loss_b = models.PositiveSmallIntegerField(default=0)
     termination = models.CharField(max_length=12, blank=True, default="")
-    checked_in = models.JSONField(default=list, blank=True, help_text="user ids")
+    checked_in = models.JSONField(default=list, blank=True, help_text=_("user ids"))
     substitutes = models.JSONField(default=list, blank=True,
-                                   help_text="positions a bot plays for an absentee")
+                                   help_text=_("positions a bot plays for an absentee"))
     corrected = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -324,7 +325,7 @@ class AuditEntry(models.Model):
                                    related_name="audit")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.SET_NULL, related_name="+",
-                              help_text="empty: the server (a scheduled step)")
+                              help_text=_("empty: the server (a scheduled step)"))
     action = models.CharField(max_length=40)
     reason = models.CharField(max_length=300, blank=True)
     details = models.JSONField(default=dict, blank=True)

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.services.errors import ServiceError
@@ -47,7 +48,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"{club.name} is open. Invite your players.")
+            messages.success(request, _("%(club)s is open. Invite your players.") % {
+                "club": club.name})
             return redirect("tournaments:club", slug=club.slug)
     return render(request, "clubs/create.html", {"form": form}, status=400 if form.errors
                   else 200)
@@ -90,7 +92,7 @@ def _club_action(run: Callable[[HttpRequest, Club], str | None]) -> Callable[...
         except ServiceError as exc:
             messages.error(request, exc.message)
         except ValueError:
-            messages.error(request, "That request was not valid.")
+            messages.error(request, _("That request was not valid."))
         else:
             if done:
                 messages.success(request, done)
@@ -112,39 +114,39 @@ def _int(value: object) -> int:
 def _join(request: HttpRequest, club: Club) -> str:
     m = club_service.join(club.pk, request.user, str(request.POST.get("token", ""))[:40])
     if m.status == Membership.Status.REQUESTED:
-        return "Your request was sent; a director will answer it."
-    return f"Welcome to {club.name}."
+        return _("Your request was sent; a director will answer it.")
+    return _("Welcome to %(club)s.") % {"club": club.name}
 
 
 def _leave(request: HttpRequest, club: Club) -> str:
     club_service.leave(club.pk, request.user)
-    return f"You left {club.name}."
+    return _("You left %(club)s.") % {"club": club.name}
 
 
 def _decide(request: HttpRequest, club: Club) -> str:
     approve = request.POST.get("decision") == "approve"
     club_service.decide_request(club.pk, request.user, _int(request.POST.get("user_id")),
                                 approve)
-    return "Request approved." if approve else "Request declined."
+    return _("Request approved.") if approve else _("Request declined.")
 
 
 def _remove(request: HttpRequest, club: Club) -> str:
     ban = request.POST.get("ban") == "1"
     club_service.remove_member(club.pk, request.user, _int(request.POST.get("user_id")),
                                request.POST.get("reason", ""), ban=ban)
-    return "Banned." if ban else "Removed from the club."
+    return "Banned." if ban else _("Removed from the club.")
 
 
 def _unban(request: HttpRequest, club: Club) -> str:
     club_service.unban(club.pk, request.user, _int(request.POST.get("user_id")),
                        request.POST.get("reason", ""))
-    return "The ban was lifted."
+    return _("The ban was lifted.")
 
 
 def _role(request: HttpRequest, club: Club) -> str:
     club_service.set_role(club.pk, request.user, _int(request.POST.get("user_id")),
                           str(request.POST.get("role", "")))
-    return "Role changed."
+    return _("Role changed.")
 
 
 club_join = _club_action(_join)
@@ -160,7 +162,7 @@ club_role = _club_action(_role)
 def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     if not permissions.can_appoint(club, request.user):
-        raise Http404("No such page.")
+        raise Http404(_("No such page."))
     initial = {f: getattr(club, f) for f in ("name", "description", "country", "language",
                                              "join_policy")}
     form = forms.ClubEditForm(request.POST or None, initial=initial)
@@ -171,7 +173,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("tournaments:club", slug=club.slug)
     return render(request, "clubs/edit.html", {"form": form, "club": club})
 
@@ -184,7 +186,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     if not permissions.can_direct(club, request.user):
-        raise Http404("No such page.")
+        raise Http404(_("No such page."))
     form = forms.TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -199,7 +201,7 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Tournament created: registration is open.")
+            messages.success(request, _("Tournament created: registration is open."))
             return redirect("tournaments:tournament", tournament_id=tournament.pk)
     return render(request, "tournaments/create.html", {"form": form, "club": club},
                   status=400 if form.errors else 200)
@@ -263,7 +265,7 @@ def _tournament_action(run: Callable[[HttpRequest, Tournament], str | None]
         except ServiceError as exc:
             messages.error(request, exc.message)
         except ValueError:
-            messages.error(request, "That request was not valid.")
+            messages.error(request, _("That request was not valid."))
         else:
             if isinstance(done, HttpResponse):
                 return done
@@ -281,8 +283,8 @@ def _register(request: HttpRequest, t: Tournament) -> str:
     entry = events.register(t.pk, request.user, form.cleaned_data["partner"],
                             email_opt_in=form.cleaned_data["email_opt_in"])
     if entry.status == Entry.Status.PENDING:
-        return "Registered: your partner must confirm on this page."
-    return "You are registered."
+        return _("Registered: your partner must confirm on this page.")
+    return _("You are registered.")
 
 
 def _confirm(request: HttpRequest, t: Tournament) -> str:
@@ -293,7 +295,7 @@ def _confirm(request: HttpRequest, t: Tournament) -> str:
 
 def _withdraw(request: HttpRequest, t: Tournament) -> str:
     events.withdraw(t.pk, request.user)
-    return "You withdrew; your results stand."
+    return _("You withdrew; your results stand.")
 
 
 def _checkin(request: HttpRequest, t: Tournament) -> HttpResponse:

@@ -202,3 +202,136 @@ def scan_javascript_source(source: str, name: str) -> list[Finding]:
 
 def scan_javascript(path: Path, root: Path) -> list[Finding]:
     return scan_javascript_source(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+
+
+# --- Python --------------------------------------------------------------------------
+# The places where Python code hands English to a person (issue 16): a refusal raised or
+# built (``raise PermissionDeniedError("...")``, ``ValidationError("...")``,
+# ``form.add_error(None, "...")``), a flash message (``messages.error(request, "...")``),
+# a form's or model's ``label=``/``help_text=``/``verbose_name=``… (and a visible form
+# field with no label at all: Django would show its English name), a choice's label
+# (``PENDING = "pending", "Pending"``, or no label, when Django makes one from the name),
+# and an email's ``subject``/``body``. The literal must be inside gettext (``_``); an
+# f-string is flagged inside gettext too (its text is not a fixed message id).
+# Exceptions that programmers or operators read are left alone: ValueError & co., system
+# checks (``Error(...)``), the moderation log's guard against writes (LogImmutableError)
+# and the pairer's PairingError (its text goes into the audit log as the worker's reason).
+import ast  # noqa: E402 - the Python part of the scanner, kept apart from the rest
+
+_PROGRAMMER_ERRORS = {"ValueError", "TypeError", "KeyError", "RuntimeError", "AssertionError",
+                      "LookupError", "AttributeError", "NotImplementedError",
+                      "ImproperlyConfigured", "IndexError", "OSError", "ImportError",
+                      "Error", "LogImmutableError", "PairingError"}
+_TRANSLATORS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext",
+                "pgettext_lazy", "npgettext", "npgettext_lazy", "_lazy"}
+_VISIBLE_KEYWORDS = {"label", "help_text", "verbose_name", "verbose_name_plural",
+                     "empty_label", "subject", "body", "message"}
+_VISIBLE_NAMES = {"subject", "body"}
+_MESSAGE_LEVELS = {"debug", "info", "success", "warning", "error", "add_message"}
+_CHOICES_BASES = {"TextChoices", "IntegerChoices", "Choices"}
+
+
+def _callee(node: ast.AST) -> str:
+    """The last name of what is called: ``errors.PermissionDeniedError`` -> that."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _english(node: ast.AST | None) -> str | None:
+    """The text of a literal (or f-string) with a word in it, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = "".join(v.value for v in node.values
+                       if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    elif isinstance(node, ast.BinOp):  # "a" % x, "a" + "b"
+        return _english(node.left) or _english(node.right)
+    else:
+        return None
+    return text if WORD.search(text) else None
+
+
+class _PythonScan(ast.NodeVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.findings: list[Finding] = []
+
+    def _flag(self, node: ast.AST, text: str) -> None:
+        self.findings.append(Finding(self.name, getattr(node, "lineno", 0), text))
+
+    def _check(self, node: ast.AST | None) -> None:
+        text = _english(node)
+        if text is not None and node is not None:
+            self._flag(node, text)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _callee(node.func)
+        if name in _TRANSLATORS:
+            for arg in node.args:
+                if isinstance(arg, ast.JoinedStr):
+                    self._flag(arg, "f-string inside gettext: " + (_english(arg) or ""))
+            return  # the English message id itself: what is meant to be English
+        if (name.endswith("Error") or name == "ValidationError") and name not in \
+                _PROGRAMMER_ERRORS and node.args:
+            self._check(node.args[0])
+        if name == "add_error" and len(node.args) >= 2:
+            self._check(node.args[1])
+        if (isinstance(node.func, ast.Attribute) and name in _MESSAGE_LEVELS
+                and _callee(node.func.value) == "messages"):
+            for arg in node.args[1:]:
+                self._check(arg)
+        if name in {"send_mail", "EmailMessage", "EmailMultiAlternatives"}:
+            for arg in node.args[:2]:
+                self._check(arg)
+        for keyword in node.keywords:
+            if keyword.arg in _VISIBLE_KEYWORDS:
+                self._check(keyword.value)
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if any(isinstance(t, ast.Name) and t.id in _VISIBLE_NAMES for t in node.targets):
+            self._check(node.value)
+        self.generic_visit(node)
+
+    def _check_form_fields(self, node: ast.ClassDef) -> None:
+        """A form field without ``label=`` shows Django's English name for it ("Starts
+        at"), unless it is hidden."""
+        for item in node.body:
+            if not (isinstance(item, ast.Assign) and isinstance(item.value, ast.Call)
+                    and _callee(item.value.func).endswith("Field")
+                    and isinstance(item.targets[0], ast.Name)):
+                continue
+            keywords = {k.arg: k.value for k in item.value.keywords}
+            if "label" in keywords or "HiddenInput" in ast.dump(keywords.get("widget",
+                                                                             ast.Constant(0))):
+                continue
+            self._flag(item, f"{item.targets[0].id}: a form field without a label")
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        if any(_callee(base).endswith("Form") for base in node.bases):
+            self._check_form_fields(node)
+        if any(_callee(base) in _CHOICES_BASES for base in node.bases):
+            for item in node.body:
+                if not (isinstance(item, ast.Assign) and len(item.targets) == 1
+                        and isinstance(item.targets[0], ast.Name)
+                        and not item.targets[0].id.startswith("_")):
+                    continue
+                value = item.value
+                if isinstance(value, ast.Tuple) and len(value.elts) >= 2:
+                    self._check(value.elts[-1])
+                elif isinstance(value, ast.Constant):
+                    self._flag(item, f"{item.targets[0].id}: a choice without a label")
+        self.generic_visit(node)
+
+
+def scan_python_source(source: str, name: str) -> list[Finding]:
+    scan = _PythonScan(name)
+    scan.visit(ast.parse(source, filename=name))
+    return scan.findings
+
+
+def scan_python(path: Path, root: Path) -> list[Finding]:
+    return scan_python_source(path.read_text(encoding="utf-8"), str(path.relative_to(root)))

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.moderation import selectors
 from accounts.moderation.models import Block, TableChatMute
@@ -17,7 +18,7 @@ from games.services.errors import InvalidRequestError, NotFoundError, Permission
 
 def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in first.")
+        raise PermissionDeniedError(_("Sign in first."))
     return user
 
 
@@ -30,13 +31,13 @@ def block(user: AbstractBaseUser | None, other: Any) -> Block:
     user = _require_player(user)
     target = other if hasattr(other, "pk") else selectors.user_by_name(other)
     if target is None:
-        raise NotFoundError("There is no such player.")
+        raise NotFoundError(_("There is no such player."))
     if target.pk == user.pk:
-        raise InvalidRequestError("You cannot block yourself.")
+        raise InvalidRequestError(_("You cannot block yourself."))
     with transaction.atomic():
         try:
             with transaction.atomic():
-                row, _ = Block.objects.get_or_create(blocker=user, blocked=target)
+                row, _created = Block.objects.get_or_create(blocker=user, blocked=target)
         except IntegrityError:  # a concurrent block won
             row = Block.objects.get(blocker=user, blocked=target)
         _refresh_sockets(user.pk)
@@ -49,7 +50,7 @@ def unblock(user: AbstractBaseUser | None, other: Any) -> bool:
     if target is None:
         return False
     with transaction.atomic():
-        deleted, _ = Block.objects.filter(blocker=user, blocked=target).delete()
+        deleted, _count = Block.objects.filter(blocker=user, blocked=target).delete()
         _refresh_sockets(user.pk)
     return bool(deleted)
 
@@ -61,12 +62,12 @@ def set_table_mute(user: AbstractBaseUser | None, table_id: Any, muted: Any,
     if isinstance(table_id, str) and table_id.isdigit():
         table_id = int(table_id)
     if isinstance(table_id, bool) or not isinstance(table_id, int):
-        raise NotFoundError("No such table.")
+        raise NotFoundError(_("No such table."))
     if not isinstance(muted, bool):
-        raise InvalidRequestError("Mute is on or off.")
+        raise InvalidRequestError(_("Mute is on or off."))
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not game_selectors.may_view_table(table, user, invited or set()):
-        raise NotFoundError("No such table.")
+        raise NotFoundError(_("No such table."))
     with transaction.atomic():
         if muted:
             TableChatMute.objects.get_or_create(user=user, table=table)

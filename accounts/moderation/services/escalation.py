@@ -18,8 +18,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts.language import recipient_language
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import ModerationLog, Sanction
@@ -52,11 +55,11 @@ def ban_minutes(count: int) -> int | None:
 def _describe(minutes: int) -> str:
     if minutes % 1440 == 0:
         days = minutes // 1440
-        return f"{days} day" + ("s" if days > 1 else "")
+        return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
     if minutes % 60 == 0:
         hours = minutes // 60
-        return f"{hours} hour" + ("s" if hours > 1 else "")
-    return f"{minutes} minutes"
+        return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
+    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
 
 
 def escalate_series(series_id: int) -> list[int]:
@@ -83,8 +86,10 @@ def escalate_series(series_id: int) -> list[int]:
             if minutes is None:
                 continue
             window = moderation_settings.ABANDON_WINDOW_DAYS
-            reason = (f"You left or timed out of {count} ranked series in {window} days: "
-                      f"no ranked play for {_describe(minutes)}.")
+            with translation.override(recipient_language(user)):  # the player reads it
+                reason = _("You left or timed out of %(count)s ranked series in %(window)s "
+                           "days: no ranked play for %(ban)s.") % {
+                    "count": count, "window": window, "ban": _describe(minutes)}
             # A longer ban in force already covers this one; it is still recorded.
             create_locked(None, user, Sanction.Kind.RANKED_BAN, reason,
                           timezone.now() + timedelta(minutes=minutes),

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
@@ -48,7 +49,12 @@ def _id(value: Any, what: str) -> int | None:
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRequestError(f"That {what} does not exist.")
+        raise InvalidRequestError({
+            "chat line": _("That chat line does not exist."),
+            "table": _("That table does not exist."),
+            "series": _("That series does not exist."), "game": _("That game does not exist."),
+            "sanction": _("That sanction does not exist."),
+            "report": _("That report does not exist.")}[what])
     return value
 
 
@@ -56,16 +62,17 @@ def _text(value: Any) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise InvalidRequestError("The description is text.")
+        raise InvalidRequestError(_("The description is text."))
     text = value.strip()
     if len(text) > REPORT_TEXT_MAX:
-        raise InvalidRequestError(f"A description has at most {REPORT_TEXT_MAX} characters.")
+        raise InvalidRequestError(_("A description has at most %(max)s characters.") % {
+            "max": REPORT_TEXT_MAX})
     return text
 
 
 def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:
     if user is None or not user.is_authenticated or not user.is_active:
-        raise PermissionDeniedError("Sign in to report a player.")
+        raise PermissionDeniedError(_("Sign in to report a player."))
     return user
 
 
@@ -77,38 +84,38 @@ def _resolve_where(reporter: AbstractBaseUser, reported: AbstractBaseUser,
     if message_id is not None:
         message = ChatMessage.objects.select_related("table").filter(pk=message_id).first()
         if message is None:
-            raise NotFoundError("That chat line does not exist.")
+            raise NotFoundError(_("That chat line does not exist."))
         if message.user_id != reported.pk:
-            raise InvalidRequestError("That chat line is not theirs.")
+            raise InvalidRequestError(_("That chat line is not theirs."))
         table = message.table
     if game_id is not None:
         game = Game.objects.select_related("series__table").filter(pk=game_id).first()
         if game is None:
-            raise NotFoundError("That game does not exist.")
+            raise NotFoundError(_("That game does not exist."))
         series = game.series
     if series_id is not None:
         found = Series.objects.select_related("table").filter(pk=series_id).first()
         if found is None or (series is not None and found.pk != series.pk):
-            raise NotFoundError("That series does not exist.")
+            raise NotFoundError(_("That series does not exist."))
         series = found
     if table_id is not None:
         found_table = Table.objects.filter(pk=table_id).first()
         if found_table is None or (table is not None and found_table.pk != table.pk):
-            raise NotFoundError("That table does not exist.")
+            raise NotFoundError(_("That table does not exist."))
         table = found_table
     if series is not None:
         if table is not None and series.table_id != table.pk:
-            raise InvalidRequestError("That series was not played at that table.")
+            raise InvalidRequestError(_("That series was not played at that table."))
         table = series.table
     if table is not None:
         if not game_selectors.may_view_table(table, reporter, invited):
-            raise NotFoundError("That table does not exist.")
+            raise NotFoundError(_("That table does not exist."))
         if series is None:
             series = game_selectors.current_series(table)
     if series is not None:
         people = set(selectors.series_people(series))
         if reported.pk not in people and message is None:
-            raise InvalidRequestError("That player did not play in this series.")
+            raise InvalidRequestError(_("That player did not play in this series."))
         if game is None:
             game = game_selectors.current_game(series)
     return {"message": message, "table": table, "series": series, "game": game}
@@ -149,16 +156,16 @@ def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any,
     elif not hasattr(reported, "pk"):
         reported = selectors.user_by_name(reported)
     if reported is None:
-        raise NotFoundError("There is no such player.")
+        raise NotFoundError(_("There is no such player."))
     if reported.pk == reporter.pk:
-        raise InvalidRequestError("You cannot report yourself.")
+        raise InvalidRequestError(_("You cannot report yourself."))
     if category not in PLAYER_CATEGORIES:
-        raise InvalidRequestError("Choose what the report is about.")
+        raise InvalidRequestError(_("Choose what the report is about."))
     if source not in PLAYER_SOURCES:
-        raise InvalidRequestError("Unknown place to report from.")
+        raise InvalidRequestError(_("Unknown place to report from."))
     clean = _text(text)
     if category == Report.Category.OTHER and not clean:
-        raise InvalidRequestError("Say briefly what happened.")
+        raise InvalidRequestError(_("Say briefly what happened."))
     ids = (_id(table_id, "table"), _id(series_id, "series"), _id(game_id, "game"),
            _id(message_id, "chat line"))
     where = _resolve_where(reporter, reported, *ids, invited or set())
@@ -168,12 +175,12 @@ def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any,
         since = timezone.now() - timedelta(hours=1)
         if (Report.objects.filter(reporter=reporter, created_at__gte=since).count()
                 >= moderation_settings.REPORTS_PER_HOUR):
-            raise ReportLimitError("You have sent many reports in the last hour; "
-                                   "please wait before sending another.")
+            raise ReportLimitError(_("You have sent many reports in the last hour; "
+                                   "please wait before sending another."))
         if Report.objects.filter(reporter=reporter, reported=reported, category=category,
                                  status=Report.Status.OPEN).exists():
-            raise ReportLimitError("You already reported this player for this; moderators "
-                                   "will look at it.")
+            raise ReportLimitError(_("You already reported this player for this; moderators "
+                                   "will look at it."))
         return Report.objects.create(
             reporter=reporter, reported=reported, category=category, source=source,
             text=clean, table=where["table"], series=where["series"], game=where["game"],
@@ -200,14 +207,14 @@ def appeal(user: AbstractBaseUser | None, sanction_id: Any, text: Any) -> Report
     pk = _id(sanction_id, "sanction")
     sanction = Sanction.objects.filter(pk=pk, user=user).first() if pk else None
     if sanction is None:
-        raise NotFoundError("That sanction does not exist.")
+        raise NotFoundError(_("That sanction does not exist."))
     clean = _text(text)
     if len(clean) < 10:
-        raise InvalidRequestError("Tell the moderators in a sentence or two why.")
+        raise InvalidRequestError(_("Tell the moderators in a sentence or two why."))
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if Report.objects.filter(sanction=sanction, status=Report.Status.OPEN).exists():
-            raise ReportLimitError("Your appeal is with the moderators already.")
+            raise ReportLimitError(_("Your appeal is with the moderators already."))
         return Report.objects.create(
             reporter=user, reported=user, category=Report.Category.APPEAL,
             source=Report.Source.APPEAL, text=clean, sanction=sanction,
@@ -236,9 +243,9 @@ def close_report(actor: AbstractBaseUser | None, report_id: Any, reason: Any = "
     with transaction.atomic():
         report = Report.objects.select_for_update().filter(pk=pk).first()
         if report is None:
-            raise NotFoundError("That report does not exist.")
+            raise NotFoundError(_("That report does not exist."))
         if report.status != Report.Status.OPEN:
-            raise InvalidRequestError("That report is already resolved.")
+            raise InvalidRequestError(_("That report is already resolved."))
         before = {"status": report.status}
         resolve_locked([report], actor, Report.Status.CLOSED)
         log.record(actor, ModerationLog.Action.REPORT_CLOSED, report.reported, note,

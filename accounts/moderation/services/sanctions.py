@@ -24,8 +24,10 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from accounts.language import recipient_language
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import REASON_MAX, ModerationLog, Report, Sanction
@@ -52,19 +54,19 @@ def require_moderator(actor: AbstractBaseUser | None,
                       perm: str = "moderation.add_sanction") -> AbstractBaseUser:
     """The actor is a signed-in, unsuspended moderator holding ``perm``."""
     if actor is None or not actor.is_authenticated or not actor.is_active:
-        raise PermissionDeniedError("Only moderators can do that.")
+        raise PermissionDeniedError(_("Only moderators can do that."))
     if not actor.has_perm(perm) or selectors.suspension_of(actor) is not None:
-        raise PermissionDeniedError("Only moderators can do that.")
+        raise PermissionDeniedError(_("Only moderators can do that."))
     return actor
 
 
 def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
     if user is None or not getattr(user, "pk", None):
-        raise NotFoundError("There is no such player.")
+        raise NotFoundError(_("There is no such player."))
     if user.pk == actor.pk:
-        raise PermissionDeniedError("You cannot sanction yourself.")
+        raise PermissionDeniedError(_("You cannot sanction yourself."))
     if (user.is_superuser or selectors.is_moderator(user)) and not actor.is_superuser:
-        raise PermissionDeniedError("Only an administrator can sanction a moderator.")
+        raise PermissionDeniedError(_("Only an administrator can sanction a moderator."))
     return user
 
 
@@ -78,10 +80,11 @@ def _user(value: Any) -> Any:
 
 def _reason(value: Any) -> str:
     if not isinstance(value, str) or len(value.strip()) < 3:
-        raise InvalidRequestError("Give a reason: the player is told it.")
+        raise InvalidRequestError(_("Give a reason: the player is told it."))
     reason = " ".join(value.split())
     if len(reason) > REASON_MAX:
-        raise InvalidRequestError(f"A reason has at most {REASON_MAX} characters.")
+        raise InvalidRequestError(_("A reason has at most %(max)s characters.") % {
+            "max": REASON_MAX})
     return reason
 
 
@@ -91,7 +94,10 @@ def _amount(value: Any, limit: int, unit: str, *, allow_forever: bool = False) -
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
-        raise InvalidRequestError(f"Give a number of {unit} from 1 to {limit}.")
+        raise InvalidRequestError((_("Give a number of hours from 1 to %(limit)s.")
+                                   if unit == "hours" else
+                                   _("Give a number of days from 1 to %(limit)s.")) % {
+            "limit": limit})
     return value
 
 
@@ -105,7 +111,7 @@ def _report_ids(values: Any) -> list[int]:
         if isinstance(v, str) and v.isdigit():
             v = int(v)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise InvalidRequestError("Unknown report.")
+            raise InvalidRequestError(_("Unknown report."))
         out.append(v)
     return out
 
@@ -134,7 +140,7 @@ def create_locked(actor: AbstractBaseUser | None, user: AbstractBaseUser, kind: 
     if report_ids:
         reports = list(Report.objects.select_for_update().filter(pk__in=report_ids))
         if len(reports) != len(set(report_ids)):
-            raise NotFoundError("That report does not exist.")
+            raise NotFoundError(_("That report does not exist."))
         # Acting on one report answers every open report about the same player.
         others = list(Report.objects.select_for_update()
                       .filter(reported=user, status=Report.Status.OPEN)
@@ -173,9 +179,12 @@ def _start_effects_locked(sanction: Sanction) -> None:
 
 
 def suspension_text(sanction: Sanction) -> str:
-    until = (f"until {sanction.ends_at:%Y-%m-%d %H:%M} UTC" if sanction.ends_at
-             else "for good")
-    return f"Your account is suspended {until}: {sanction.reason}"
+    """What the suspended person's open pages show, in that person's language."""
+    with translation.override(recipient_language(sanction.user_id)):
+        until = (_("until %(moment)s UTC") % {"moment": f"{sanction.ends_at:%Y-%m-%d %H:%M}"}
+                 if sanction.ends_at else _("for good"))
+        return _("Your account is suspended %(until)s: %(reason)s") % {
+            "until": until, "reason": sanction.reason}
 
 
 def send_to_user(user_id: int, message: dict[str, Any]) -> None:
@@ -268,16 +277,16 @@ def hide_message(actor: Any, message_id: Any, reason: Any, report_ids: Any = Non
     if isinstance(message_id, str) and message_id.isdigit():
         message_id = int(message_id)
     if isinstance(message_id, bool) or not isinstance(message_id, int):
-        raise NotFoundError("That chat line does not exist.")
+        raise NotFoundError(_("That chat line does not exist."))
     clean = _reason(reason)
     ids = _report_ids(report_ids)
     with transaction.atomic():
         message = (ChatMessage.objects.select_for_update().select_related("user")
                    .filter(pk=message_id).first())
         if message is None:
-            raise NotFoundError("That chat line does not exist.")
+            raise NotFoundError(_("That chat line does not exist."))
         if message.hidden:
-            raise InvalidRequestError("That chat line is already hidden.")
+            raise InvalidRequestError(_("That chat line is already hidden."))
         changed = chat.set_hidden([message.pk], True)
         if ids:
             resolve_locked(list(Report.objects.select_for_update().filter(pk__in=ids)), actor,
@@ -295,16 +304,16 @@ def lift(actor: Any, sanction_id: Any, reason: Any) -> Sanction:
     if isinstance(sanction_id, str) and sanction_id.isdigit():
         sanction_id = int(sanction_id)
     if isinstance(sanction_id, bool) or not isinstance(sanction_id, int):
-        raise NotFoundError("That sanction does not exist.")
+        raise NotFoundError(_("That sanction does not exist."))
     clean = _reason(reason)
     with transaction.atomic():
         sanction = (Sanction.objects.select_for_update().select_related("user")
                     .filter(pk=sanction_id).first())
         if sanction is None:
-            raise NotFoundError("That sanction does not exist.")
+            raise NotFoundError(_("That sanction does not exist."))
         _require_target(actor, sanction.user)
         if not sanction.in_force():
-            raise InvalidRequestError("That sanction is not in force.")
+            raise InvalidRequestError(_("That sanction is not in force."))
         before = summary(sanction.user_id)
         sanction.lifted_at, sanction.lifted_by = timezone.now(), actor
         sanction.save(update_fields=["lifted_at", "lifted_by"])

@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.moderation.models import ModerationLog, Report, Sanction
 from accounts.moderation.services import log
@@ -45,7 +46,7 @@ def void_series(actor: Any, series_id: Any, reason: Any, report_ids: Any = None)
     if isinstance(series_id, str) and series_id.isdigit():
         series_id = int(series_id)
     if isinstance(series_id, bool) or not isinstance(series_id, int):
-        raise NotFoundError("No such series.")
+        raise NotFoundError(_("No such series."))
     clean = _reason(reason)
     ids = _report_ids(report_ids)
     with transaction.atomic():
@@ -60,7 +61,7 @@ def void_locked(actor: Any, series_id: int, reason: str, subject: Any = None) ->
     """Lock Table → Series (→ its live game), void, log. Caller is in a transaction."""
     table, series = locks.lock_series(series_id)
     if series.status == Series.Status.VOIDED:
-        raise InvalidRequestError("That series is already void.")
+        raise InvalidRequestError(_("That series is already void."))
     if series.status == Series.Status.PLAYING:
         # Lock the live game too (lock order Table → Series → Game): the finisher stops it.
         live, _game = locks.lock_current(table)
@@ -76,6 +77,13 @@ def void_locked(actor: Any, series_id: int, reason: str, subject: Any = None) ->
     return series
 
 
+def _as_date(what: str) -> str:
+    """The refusal of a bad window bound, one whole message per bound (translatable)."""
+    if what == "start":
+        return _("Give the start as a date (YYYY-MM-DD).")
+    return _("Give the end as a date (YYYY-MM-DD).")
+
+
 def _moment(value: Any, what: str) -> datetime:
     if isinstance(value, datetime):
         moment = value
@@ -83,9 +91,9 @@ def _moment(value: Any, what: str) -> datetime:
         try:
             moment = datetime.fromisoformat(value.strip())
         except ValueError:
-            raise InvalidRequestError(f"Give the {what} as a date (YYYY-MM-DD).") from None
+            raise InvalidRequestError(_as_date(what)) from None
     else:
-        raise InvalidRequestError(f"Give the {what} as a date (YYYY-MM-DD).")
+        raise InvalidRequestError(_as_date(what))
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment, UTC)
     return moment
@@ -110,12 +118,13 @@ def mark_account(actor: Any, user: Any, kind: Any, since: Any, until: Any, reaso
     actor = require_moderator(actor, VOID_PERM)
     user = _require_target(actor, _user(user))
     if kind not in (Sanction.Kind.CHEATING, Sanction.Kind.BOOSTING):
-        raise InvalidRequestError("Mark for cheating or for boosting.")
+        raise InvalidRequestError(_("Mark for cheating or for boosting."))
     start, end = _moment(since, "start"), _moment(until, "end")
     if end <= start:
-        raise InvalidRequestError("The window ends after it starts.")
+        raise InvalidRequestError(_("The window ends after it starts."))
     if (end - start).days > MAX_WINDOW_DAYS:
-        raise InvalidRequestError(f"The window is at most {MAX_WINDOW_DAYS} days.")
+        raise InvalidRequestError(_("The window is at most %(days)s days.") % {
+            "days": MAX_WINDOW_DAYS})
     clean = _reason(reason)
     ids = _report_ids(report_ids)
     targets = rated_series_of(user.pk, start, end)

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.countries import COUNTRY_CHOICES
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
@@ -38,33 +39,65 @@ class ClubSettings:
     join_policy: str = Club.JoinPolicy.OPEN
 
 
+def _verify_messages(doing: str) -> tuple[str, str]:
+    """(sign in to …, verify your address to …) for what the caller is ``doing``: whole
+    sentences, so that each language can build its own."""
+    return {
+        "create a club": (_("Sign in to create a club."),
+                          _("Verify your email address to create a club.")),
+        "join a club": (_("Sign in to join a club."),
+                        _("Verify your email address to join a club.")),
+        "create a tournament": (_("Sign in to create a tournament."),
+                                _("Verify your email address to create a tournament.")),
+        "register": (_("Sign in to register."), _("Verify your email address to register.")),
+        "confirm": (_("Sign in to confirm."), _("Verify your email address to confirm.")),
+        "play": (_("Sign in to play."), _("Verify your email address to play.")),
+    }.get(doing, (_("Sign in first."), _("Verify your email address first.")))
+
+
+def _verify_messages(doing: str) -> tuple[str, str]:
+    """(sign in to …, verify your address to …) for what the caller is ``doing``: whole
+    sentences, so that each language can build its own."""
+    return {
+        "create a club": (_("Sign in to create a club."),
+                          _("Verify your email address to create a club.")),
+        "join a club": (_("Sign in to join a club."),
+                        _("Verify your email address to join a club.")),
+        "create a tournament": (_("Sign in to create a tournament."),
+                                _("Verify your email address to create a tournament.")),
+        "register": (_("Sign in to register."), _("Verify your email address to register.")),
+        "confirm": (_("Sign in to confirm."), _("Verify your email address to confirm.")),
+        "play": (_("Sign in to play."), _("Verify your email address to play.")),
+    }.get(doing, (_("Sign in first."), _("Verify your email address first.")))
+
+
 def require_verified(user: AbstractBaseUser | None, doing: str) -> AbstractBaseUser:
     from accounts.permissions import has_verified_email
 
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError(f"Sign in to {doing}.")
+        raise PermissionDeniedError(_verify_messages(doing)[0])
     if not has_verified_email(user):
-        raise PermissionDeniedError(f"Verify your email address to {doing}.")
+        raise PermissionDeniedError(_verify_messages(doing)[1])
     return user
 
 
 def validate(s: ClubSettings) -> ClubSettings:
     name = " ".join(str(s.name or "").split())
     if not 2 <= len(name) <= 60:
-        raise InvalidRequestError("A club's name has 2 to 60 characters.")
+        raise InvalidRequestError(_("A club's name has 2 to 60 characters."))
     slug = str(s.slug or "").strip().lower()
     if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
-        raise InvalidRequestError("The address is 3 to 40 lower-case letters, digits or "
-                                  "hyphens, not starting or ending with a hyphen.")
+        raise InvalidRequestError(_("The address is 3 to 40 lower-case letters, digits or "
+                                  "hyphens, not starting or ending with a hyphen."))
     description = str(s.description or "").strip()
     if len(description) > 2000:
-        raise InvalidRequestError("A description has at most 2000 characters.")
+        raise InvalidRequestError(_("A description has at most 2000 characters."))
     if s.country and s.country not in COUNTRIES:
-        raise InvalidRequestError("Choose a country from the list (or none).")
+        raise InvalidRequestError(_("Choose a country from the list (or none)."))
     if s.language not in {code for code, _ in settings.LANGUAGES}:
-        raise InvalidRequestError("Choose a language from the list.")
+        raise InvalidRequestError(_("Choose a language from the list."))
     if s.join_policy not in Club.JoinPolicy.values:
-        raise InvalidRequestError("Choose how people join: open, by request or by invite.")
+        raise InvalidRequestError(_("Choose how people join: open, by request or by invite."))
     return ClubSettings(name, slug, description, s.country or "", s.language, s.join_policy)
 
 
@@ -74,7 +107,8 @@ def create_club(user: AbstractBaseUser | None, s: ClubSettings) -> Club:
     clean = validate(s)
     with transaction.atomic():
         if Club.objects.filter(slug=clean.slug).exists():
-            raise InvalidRequestError(f"The address /club/{clean.slug}/ is taken.")
+            raise InvalidRequestError(_("The address /club/%(slug)s/ is taken.") % {
+                "slug": clean.slug})
         try:
             with transaction.atomic():
                 club = Club.objects.create(owner=user, name=clean.name, slug=clean.slug,
@@ -82,7 +116,8 @@ def create_club(user: AbstractBaseUser | None, s: ClubSettings) -> Club:
                                            country=clean.country, language=clean.language,
                                            join_policy=clean.join_policy)
         except IntegrityError:
-            raise InvalidRequestError(f"The address /club/{clean.slug}/ is taken.") from None
+            raise InvalidRequestError(_("The address /club/%(slug)s/ is taken.") % {
+                "slug": clean.slug}) from None
         Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER)
         audit.record(club, user, "club.create", name=club.name)
     return club
@@ -93,7 +128,7 @@ def update_club(club_id: int, user: AbstractBaseUser | None, s: ClubSettings) ->
     with transaction.atomic():
         club = _lock(club_id)
         if not permissions.can_appoint(club, user):
-            raise PermissionDeniedError("Only the club's owner can change its settings.")
+            raise PermissionDeniedError(_("Only the club's owner can change its settings."))
         clean = validate(ClubSettings(s.name, club.slug, s.description, s.country,
                                       s.language, s.join_policy))
         for field in ("name", "description", "country", "language", "join_policy"):
@@ -105,10 +140,10 @@ def update_club(club_id: int, user: AbstractBaseUser | None, s: ClubSettings) ->
 
 def _lock(club_id: object) -> Club:
     if isinstance(club_id, bool) or not isinstance(club_id, int):
-        raise NotFoundError("No such club.")
+        raise NotFoundError(_("No such club."))
     club = Club.objects.select_for_update().filter(pk=club_id).first()
     if club is None:
-        raise NotFoundError("No such club.")
+        raise NotFoundError(_("No such club."))
     return club
 
 
@@ -120,11 +155,11 @@ def join(club_id: int, user: AbstractBaseUser | None, token: str = "") -> Member
         existing = Membership.objects.filter(club=club, user=user).first()
         if existing is not None:
             if existing.status == Membership.Status.BANNED:
-                raise PermissionDeniedError("You were banned from this club.")
+                raise PermissionDeniedError(_("You were banned from this club."))
             return existing  # already a member, or already asked
         invited = bool(token) and token == club.invite_token
         if club.join_policy == Club.JoinPolicy.INVITE and not invited:
-            raise PermissionDeniedError("This club takes members by invite link only.")
+            raise PermissionDeniedError(_("This club takes members by invite link only."))
         status = (Membership.Status.REQUESTED
                   if club.join_policy == Club.JoinPolicy.REQUEST and not invited
                   else Membership.Status.ACTIVE)
@@ -134,32 +169,33 @@ def join(club_id: int, user: AbstractBaseUser | None, token: str = "") -> Member
 def leave(club_id: int, user: AbstractBaseUser | None) -> None:
     """Leave a club (or withdraw a request); the owner cannot leave their own club."""
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in first.")
+        raise PermissionDeniedError(_("Sign in first."))
     with transaction.atomic():
         club = _lock(club_id)
         m = Membership.objects.filter(club=club, user=user).first()
         if m is None or m.status == Membership.Status.BANNED:
-            raise InvalidRequestError("You are not a member of this club.")
+            raise InvalidRequestError(_("You are not a member of this club."))
         if m.role == Membership.Role.OWNER:
-            raise PermissionDeniedError("The owner cannot leave the club they own.")
+            raise PermissionDeniedError(_("The owner cannot leave the club they own."))
         m.delete()
 
 
 def _target(club: Club, user_id: object) -> Membership:
     if isinstance(user_id, bool) or not isinstance(user_id, int):
-        raise NotFoundError("No such member.")
+        raise NotFoundError(_("No such member."))
     m = Membership.objects.select_related("user").filter(club=club, user_id=user_id).first()
     if m is None:
-        raise NotFoundError("No such member.")
+        raise NotFoundError(_("No such member."))
     return m
 
 
 def _reason(reason: object) -> str:
     text = " ".join(str(reason or "").split())
     if not text:
-        raise InvalidRequestError("Give a reason: it goes into the club's audit log.")
+        raise InvalidRequestError(_("Give a reason: it goes into the club's audit log."))
     if len(text) > REASON_MAX:
-        raise InvalidRequestError(f"A reason has at most {REASON_MAX} characters.")
+        raise InvalidRequestError(_("A reason has at most %(max)s characters.") % {
+            "max": REASON_MAX})
     return text
 
 
@@ -169,10 +205,10 @@ def decide_request(club_id: int, actor: AbstractBaseUser | None, user_id: int,
     with transaction.atomic():
         club = _lock(club_id)
         if not permissions.can_direct(club, actor):
-            raise PermissionDeniedError("Only the club's owner and directors can do that.")
+            raise PermissionDeniedError(_("Only the club's owner and directors can do that."))
         m = _target(club, user_id)
         if m.status != Membership.Status.REQUESTED:
-            raise InvalidRequestError("That person has not asked to join.")
+            raise InvalidRequestError(_("That person has not asked to join."))
         if approve:
             m.status = Membership.Status.ACTIVE
             m.save(update_fields=["status", "updated_at"])
@@ -191,19 +227,19 @@ def remove_member(club_id: int, actor: AbstractBaseUser | None, user_id: int, re
     with transaction.atomic():
         club = _lock(club_id)
         if not permissions.can_direct(club, actor):
-            raise PermissionDeniedError("Only the club's owner and directors can do that.")
+            raise PermissionDeniedError(_("Only the club's owner and directors can do that."))
         m = _target(club, user_id)
         if m.role == Membership.Role.OWNER:
-            raise PermissionDeniedError("The owner cannot be removed from their club.")
+            raise PermissionDeniedError(_("The owner cannot be removed from their club."))
         if (m.role == Membership.Role.DIRECTOR and m.status == Membership.Status.ACTIVE
                 and not permissions.can_appoint(club, actor)):
-            raise PermissionDeniedError("Only the owner can remove a director.")
+            raise PermissionDeniedError(_("Only the owner can remove a director."))
         if ban:
             m.status, m.role, m.reason = Membership.Status.BANNED, Membership.Role.MEMBER, text
             m.save(update_fields=["status", "role", "reason", "updated_at"])
         else:
             if m.status == Membership.Status.BANNED:
-                raise InvalidRequestError("That person is banned, not a member.")
+                raise InvalidRequestError(_("That person is banned, not a member."))
             m.delete()
         audit.record(club, actor, "member.ban" if ban else "member.remove", reason=text,
                      user_id=user_id, username=m.user.get_username())
@@ -215,10 +251,10 @@ def unban(club_id: int, actor: AbstractBaseUser | None, user_id: int, reason: st
     with transaction.atomic():
         club = _lock(club_id)
         if not permissions.can_direct(club, actor):
-            raise PermissionDeniedError("Only the club's owner and directors can do that.")
+            raise PermissionDeniedError(_("Only the club's owner and directors can do that."))
         m = _target(club, user_id)
         if m.status != Membership.Status.BANNED:
-            raise InvalidRequestError("That person is not banned.")
+            raise InvalidRequestError(_("That person is not banned."))
         m.delete()
         audit.record(club, actor, "member.unban", reason=text, user_id=user_id)
 
@@ -226,16 +262,16 @@ def unban(club_id: int, actor: AbstractBaseUser | None, user_id: int, reason: st
 def set_role(club_id: int, actor: AbstractBaseUser | None, user_id: int, role: str) -> None:
     """The owner appoints a member director, or makes a director a member again."""
     if role not in (Membership.Role.DIRECTOR, Membership.Role.MEMBER):
-        raise InvalidRequestError("A role is director or member.")
+        raise InvalidRequestError(_("A role is director or member."))
     with transaction.atomic():
         club = _lock(club_id)
         if not permissions.can_appoint(club, actor):
-            raise PermissionDeniedError("Only the club's owner appoints directors.")
+            raise PermissionDeniedError(_("Only the club's owner appoints directors."))
         m = _target(club, user_id)
         if m.role == Membership.Role.OWNER:
-            raise InvalidRequestError("The owner's role does not change.")
+            raise InvalidRequestError(_("The owner's role does not change."))
         if m.status != Membership.Status.ACTIVE:
-            raise InvalidRequestError("Only a member can be appointed.")
+            raise InvalidRequestError(_("Only a member can be appointed."))
         if m.role == role:
             return
         m.role = role
@@ -247,8 +283,8 @@ def set_role(club_id: int, actor: AbstractBaseUser | None, user_id: int, role: s
 def user_by_name(name: object) -> AbstractBaseUser:
     text = str(name or "").strip().lstrip("@")
     if not text:
-        raise InvalidRequestError("Give a username.")
+        raise InvalidRequestError(_("Give a username."))
     user = get_user_model().objects.filter(username__iexact=text).first()
     if user is None:
-        raise NotFoundError(f"There is no player called {text}.")
+        raise NotFoundError(_("There is no player called %(name)s.") % {"name": text})
     return user

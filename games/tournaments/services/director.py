@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.models import Table
 from games.services import tables as table_service
@@ -35,33 +36,34 @@ def _int(data: Mapping[str, Any], key: str, what: str) -> int:
     try:
         value = int(str(raw))
     except (TypeError, ValueError):
-        raise InvalidRequestError(f"Give {what} as a number.") from None
+        raise InvalidRequestError(_("Give %(what)s as a number.") % {"what": what}) from None
     if value < 0 or value > 10**12:
-        raise InvalidRequestError(f"Give {what} as a number.")
+        raise InvalidRequestError(_("Give %(what)s as a number.") % {"what": what})
     return value
 
 
 def _reason(data: Mapping[str, Any], required: bool = True) -> str:
     text = " ".join(str(data.get("reason", "") or "").split())
     if required and not text:
-        raise InvalidRequestError("Give a reason: it goes into the audit log.")
+        raise InvalidRequestError(_("Give a reason: it goes into the audit log."))
     if len(text) > REASON_MAX:
-        raise InvalidRequestError(f"A reason has at most {REASON_MAX} characters.")
+        raise InvalidRequestError(_("A reason has at most %(max)s characters.") % {
+            "max": REASON_MAX})
     return text
 
 
 def _entry(t: Tournament, data: Mapping[str, Any], key: str = "entry_id") -> Entry:
-    entry = t.entries.filter(pk=_int(data, key, "the entry")).first()
+    entry = t.entries.filter(pk=_int(data, key, _("the entry"))).first()
     if entry is None:
-        raise NotFoundError("No such entry in this tournament.")
+        raise NotFoundError(_("No such entry in this tournament."))
     return entry
 
 
 def _paired_round(t: Tournament) -> Round:
     round_ = t.round_set.filter(status=Round.Status.PAIRED).order_by("number").first()
     if round_ is None:
-        raise TableStateError("No round is waiting to start: re-pairing is possible only "
-                              "before a round starts.")
+        raise TableStateError(_("No round is waiting to start: re-pairing is possible only "
+                              "before a round starts."))
     return round_
 
 
@@ -69,45 +71,45 @@ def _live_round(t: Tournament) -> Round:
     round_ = (t.round_set.filter(status__in=[Round.Status.CHECKIN, Round.Status.PLAYING])
               .order_by("-number").first())
     if round_ is None:
-        raise TableStateError("No round is being played.")
+        raise TableStateError(_("No round is being played."))
     return round_
 
 
 def _registration(open_: bool) -> Callable[..., str]:
     def run(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
         if t.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
-            raise TableStateError("Registration can change only before the start.")
+            raise TableStateError(_("Registration can change only before the start."))
         t.status = Tournament.Status.REGISTRATION if open_ else Tournament.Status.CLOSED
         t.save(update_fields=["status"])
         audit.record(t.club, user, "registration.open" if open_ else "registration.close",
                      tournament=t)
-        return "Registration is open." if open_ else "Registration is closed."
+        return _("Registration is open.") if open_ else _("Registration is closed.")
 
     return run
 
 
 def _start(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     rounds.start_tournament_locked(t, user)
-    return "Round 1 has started: players check in now."
+    return _("Round 1 has started: players check in now.")
 
 
 def _start_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     round_ = _paired_round(t)
     previous = t.round_set.filter(number=round_.number - 1).first()
     if previous is not None and previous.status != Round.Status.FINISHED:
-        raise TableStateError("The previous round is still being played.")
+        raise TableStateError(_("The previous round is still being played."))
     t.paused = False
     t.save(update_fields=["paused"])
     rounds.start_round_locked(t, round_, user)
-    return f"Round {round_.number} has started."
+    return _("Round %(round)s has started.") % {"round": round_.number}
 
 
 def _pause(paused: bool) -> Callable[..., str]:
     def run(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
         if t.status != Tournament.Status.RUNNING:
-            raise TableStateError("Only a running tournament can be paused or resumed.")
+            raise TableStateError(_("Only a running tournament can be paused or resumed."))
         if t.paused == paused:
-            return "Nothing to change."
+            return _("Nothing to change.")
         t.paused = paused
         t.save(update_fields=["paused"])
         audit.record(t.club, user, "tournament.pause" if paused else "tournament.resume",
@@ -116,8 +118,8 @@ def _pause(paused: bool) -> Callable[..., str]:
             waiting = t.round_set.filter(status=Round.Status.PAIRED).first()
             if waiting is not None:
                 rounds._schedule_start(t.pk, waiting.number, 0)
-        return ("Paused: the next round will not start by itself." if paused
-                else "Resumed.")
+        return (_("Paused: the next round will not start by itself.") if paused
+                else _("Resumed."))
 
     return run
 
@@ -127,70 +129,71 @@ def _end_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -
     audit.record(t.club, user, "round.end", tournament=t, round=round_.number,
                  reason=_reason(data, required=False))
     transaction.on_commit(lambda: rounds.round_time(round_.pk, force=True))
-    return f"Round {round_.number} is being ended: running matches are decided now."
+    return _("Round %(round)s is being ended: running matches are decided now.") % {
+        "round": round_.number}
 
 
 def _repair(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     round_ = _paired_round(t)
     rounds.pair_round_locked(t, round_.number, user)
-    return f"Round {round_.number} was paired again."
+    return _("Round %(round)s was paired again.") % {"round": round_.number}
 
 
 def _two_entries(t: Tournament, data: Mapping[str, Any]) -> tuple[int, int]:
     first, second = _entry(t, data, "first"), _entry(t, data, "second")
     if first.pk == second.pk:
-        raise InvalidRequestError("Choose two different entries.")
+        raise InvalidRequestError(_("Choose two different entries."))
     if not t.is_pairs:
-        raise InvalidRequestError("Manual and forbidden pairings are for pairs events.")
+        raise InvalidRequestError(_("Manual and forbidden pairings are for pairs events."))
     return first.pk, second.pk
 
 
 def _manual(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     if t.format != "swiss":
-        raise InvalidRequestError("Manual pairings are for Swiss events.")
+        raise InvalidRequestError(_("Manual pairings are for Swiss events."))
     a, b = _two_entries(t, data)
     round_ = _paired_round(t)
     taken = {e for p in round_.manual_pairs for e in p}
     if a in taken or b in taken:
-        raise InvalidRequestError("One of these entries already has a manual pairing.")
+        raise InvalidRequestError(_("One of these entries already has a manual pairing."))
     if pairing.pair_key(a, b) in {pairing.pair_key(*p) for p in t.forbidden_pairs}:
-        raise InvalidRequestError("That pairing is forbidden.")
+        raise InvalidRequestError(_("That pairing is forbidden."))
     round_.manual_pairs = [*round_.manual_pairs, [a, b]]
     round_.save(update_fields=["manual_pairs"])
     audit.record(t.club, user, "pairing.manual", tournament=t, round=round_.number,
                  entries=[a, b])
     rounds.pair_round_locked(t, round_.number, user)
-    return "Manual pairing set; the round was paired again."
+    return _("Manual pairing set; the round was paired again.")
 
 
 def _forbid(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     a, b = _two_entries(t, data)
     if pairing.pair_key(a, b) in {pairing.pair_key(*p) for p in t.forbidden_pairs}:
-        return "That pairing is already forbidden."
+        return _("That pairing is already forbidden.")
     t.forbidden_pairs = [*t.forbidden_pairs, [a, b]]
     t.save(update_fields=["forbidden_pairs"])
     audit.record(t.club, user, "pairing.forbid", tournament=t, entries=[a, b])
     waiting = t.round_set.filter(status=Round.Status.PAIRED).first()
     if waiting is not None and t.format == "swiss":
         rounds.pair_round_locked(t, waiting.number, user)
-    return "That pairing will not be made."
+    return _("That pairing will not be made.")
 
 
 def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     reason = _reason(data)
     match = (Match.objects.select_for_update().filter(
-        pk=_int(data, "match_id", "the match"), round__tournament=t).first())
+        pk=_int(data, "match_id", _("the match")), round__tournament=t).first())
     if match is None:
-        raise NotFoundError("No such match in this tournament.")
+        raise NotFoundError(_("No such match in this tournament."))
     if match.status != Match.Status.FINISHED or match.outcome == "bye":
-        raise TableStateError("Only a finished match (not a bye) can be corrected.")
+        raise TableStateError(_("Only a finished match (not a bye) can be corrected."))
     outcome = str(data.get("outcome", ""))
     if outcome not in ("A", "B", "tie", "none"):
-        raise InvalidRequestError("The result is side A, side B, a tie, or both forfeit.")
-    loss_a, loss_b = _int(data, "loss_a", "side A's loss points"), _int(
-        data, "loss_b", "side B's loss points")
+        raise InvalidRequestError(_("The result is side A, side B, a tie, or both forfeit."))
+    loss_a, loss_b = _int(data, "loss_a", _("side A's loss points")), _int(
+        data, "loss_b", _("side B's loss points"))
     if loss_a > 60 or loss_b > 60:
-        raise InvalidRequestError("Loss points are at most 60.")
+        raise InvalidRequestError(_("Loss points are at most 60."))
     before = {"outcome": match.outcome, "loss_a": match.loss_a, "loss_b": match.loss_b,
               "forfeit": match.forfeit}
     match.outcome, match.loss_a, match.loss_b = outcome, loss_a, loss_b
@@ -200,7 +203,7 @@ def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> 
     audit.record(t.club, user, "result.correct", tournament=t, reason=reason,
                  round=match.round.number, match=match.number, before=before,
                  after={"outcome": outcome, "loss_a": loss_a, "loss_b": loss_b})
-    return "Result corrected."
+    return _("Result corrected.")
 
 
 def _current_match(entry: Entry) -> Match | None:
@@ -213,18 +216,21 @@ def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     reason = _reason(data)
     entry = _entry(t, data)
     if entry.is_bot:
-        raise InvalidRequestError("A bot entry has nobody to substitute.")
+        raise InvalidRequestError(_("A bot entry has nobody to substitute."))
     old, new = user_by_name(data.get("old")), user_by_name(data.get("new"))
     if old.pk not in entry.people_ids:
-        raise InvalidRequestError(f"{old.get_username()} does not play in {entry.name}.")
+        raise InvalidRequestError(_("%(name)s does not play in %(entry)s.") % {
+            "name": old.get_username(), "entry": entry.name})
     require_verified(new, "play")
     if not permissions.is_member(t.club, new):
-        raise PermissionDeniedError(f"{new.get_username()} is not a member of the club.")
+        raise PermissionDeniedError(_("%(name)s is not a member of the club.") % {
+            "name": new.get_username()})
     if t.entries.filter(player1=new).exists() or t.entries.filter(player2=new).exists():
-        raise InvalidRequestError(f"{new.get_username()} is already entered.")
+        raise InvalidRequestError(_("%(name)s is already entered.") % {
+            "name": new.get_username()})
     match = _current_match(entry)
     if match is not None and match.status != Match.Status.CHECKIN:
-        raise TableStateError("The entry is playing a match: substitute after it.")
+        raise TableStateError(_("The entry is playing a match: substitute after it."))
     if match is not None:
         from games.tournaments.services.rounds import _people_by_position
 
@@ -248,7 +254,7 @@ def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     reason = _reason(data)
     entry = _entry(t, data)
     if entry.status == Entry.Status.DISQUALIFIED:
-        return "Already disqualified."
+        return _("Already disqualified.")
     entry.status = Entry.Status.DISQUALIFIED
     entry.save(update_fields=["status"])
     audit.record(t.club, user, "entry.disqualify", tournament=t, reason=reason,
@@ -260,7 +266,7 @@ def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
 def _withdraw_entry(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
     entry = _entry(t, data)
     if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED):
-        raise InvalidRequestError("That entry is not playing.")
+        raise InvalidRequestError(_("That entry is not playing."))
     events.withdraw_locked(t, entry, user, _reason(data, required=False))
     return f"{entry.name} was withdrawn."
 
@@ -293,16 +299,16 @@ def perform(tournament_id: int, user: AbstractBaseUser | None, action: str,
             data: Mapping[str, Any]) -> str:
     """Run one director tool; returns the message to show. Raises a ServiceError."""
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in first.")
+        raise PermissionDeniedError(_("Sign in first."))
     run = ACTIONS.get(action)
     if run is None:
-        raise InvalidRequestError("Unknown director action.")
+        raise InvalidRequestError(_("Unknown director action."))
     with transaction.atomic():
         t = events.lock_tournament(tournament_id)
         if not permissions.can_direct(t.club, user):
-            raise PermissionDeniedError("Only the club's owner and directors run tournaments.")
+            raise PermissionDeniedError(_("Only the club's owner and directors run tournaments."))
         if t.status == Tournament.Status.FINISHED and action != "correct":
-            raise TableStateError("The tournament is over; only results can be corrected.")
+            raise TableStateError(_("The tournament is over; only results can be corrected."))
         message = run(t, user, data)
         publish.on_commit_changed(t.pk)
         return message

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import BotLevel
 from games.services.errors import (
@@ -50,42 +51,43 @@ class EventSettings:
 
 def _int_in(value: object, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidRequestError(f"{what} is a whole number from {low} to {high}.")
+        raise InvalidRequestError(_("%(what)s is a whole number from %(low)s to %(high)s.") % {
+            "what": what, "low": low, "high": high})
     return value
 
 
 def validate(s: EventSettings) -> EventSettings:
     name = " ".join(str(s.name or "").split())
     if not 2 <= len(name) <= 80:
-        raise InvalidRequestError("A tournament's name has 2 to 80 characters.")
+        raise InvalidRequestError(_("A tournament's name has 2 to 80 characters."))
     if s.format not in FORMATS:
-        raise InvalidRequestError("Choose Swiss, round robin, individual rounds or whist.")
-    rounds = _int_in(s.rounds, 1, 30, "The number of rounds")
+        raise InvalidRequestError(_("Choose Swiss, round robin, individual rounds or whist."))
+    rounds = _int_in(s.rounds, 1, 30, _("The number of rounds"))
     if s.target not in Tournament.TARGETS:
-        raise InvalidRequestError("A match is played to 6 or 12 loss points (R18).")
+        raise InvalidRequestError(_("A match is played to 6 or 12 loss points (R18)."))
     if s.turn_seconds not in Tournament.CLOCKS:
-        raise InvalidRequestError("The turn clock is none, 15, 30 or 60 seconds.")
+        raise InvalidRequestError(_("The turn clock is none, 15, 30 or 60 seconds."))
     checkin = _int_in(s.checkin_seconds, MIN_CHECKIN, MAX_CHECKIN,
-                      "The check-in window (seconds)")
+                      _("The check-in window (seconds)"))
     round_seconds = _int_in(s.round_seconds, MIN_ROUND, MAX_ROUND,
-                            "The round time limit (seconds)")
-    breaks = _int_in(s.break_seconds, 0, 3600, "The pause between rounds (seconds)")
+                            _("The round time limit (seconds)"))
+    breaks = _int_in(s.break_seconds, 0, 3600, _("The pause between rounds (seconds)"))
     games = (None if s.games_limit is None
-             else _int_in(s.games_limit, 1, 20, "A fixed number of games per match"))
+             else _int_in(s.games_limit, 1, 20, _("A fixed number of games per match")))
     if checkin >= round_seconds:
-        raise InvalidRequestError("The check-in window must be shorter than the round.")
+        raise InvalidRequestError(_("The check-in window must be shorter than the round."))
     if s.rated:
         if s.bots_allowed:
-            raise InvalidRequestError("A rated tournament is for people only: no bots.")
+            raise InvalidRequestError(_("A rated tournament is for people only: no bots."))
         if s.turn_seconds not in (15, 30):
-            raise InvalidRequestError("A rated tournament has a 15 or 30 second clock.")
+            raise InvalidRequestError(_("A rated tournament has a 15 or 30 second clock."))
         if s.target != 12:
-            raise InvalidRequestError("A rated tournament's matches are played to 12.")
+            raise InvalidRequestError(_("A rated tournament's matches are played to 12."))
     if s.starts_at is not None:
         if timezone.is_naive(s.starts_at):
-            raise InvalidRequestError("Give the start time with its time zone (UTC).")
+            raise InvalidRequestError(_("Give the start time with its time zone (UTC)."))
         if s.starts_at > timezone.now() + timedelta(days=366):
-            raise InvalidRequestError("A tournament starts within a year.")
+            raise InvalidRequestError(_("A tournament starts within a year."))
     return EventSettings(name, s.format, rounds, s.target, s.turn_seconds, s.starts_at,
                          checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks,
                          games)
@@ -100,9 +102,9 @@ def create_tournament(club_id: int, user: AbstractBaseUser | None,
     clean = validate(s)
     club = Club.objects.filter(pk=club_id).first() if isinstance(club_id, int) else None
     if club is None:
-        raise NotFoundError("No such club.")
+        raise NotFoundError(_("No such club."))
     if not permissions.can_direct(club, user):
-        raise PermissionDeniedError("Only the club's owner and directors run tournaments.")
+        raise PermissionDeniedError(_("Only the club's owner and directors run tournaments."))
     with transaction.atomic():
         t = Tournament.objects.create(
             club=club, name=clean.name, kind=FORMATS[clean.format], format=clean.format,
@@ -119,11 +121,11 @@ def create_tournament(club_id: int, user: AbstractBaseUser | None,
 def lock_tournament(tournament_id: object) -> Tournament:
     """Lock the tournament row: first in the tournament's lock order."""
     if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
-        raise NotFoundError("No such tournament.")
+        raise NotFoundError(_("No such tournament."))
     t = (Tournament.objects.select_for_update(of=("self",)).select_related("club")
          .filter(pk=tournament_id).first())
     if t is None:
-        raise NotFoundError("No such tournament.")
+        raise NotFoundError(_("No such tournament."))
     return t
 
 
@@ -151,7 +153,9 @@ def _name(user: AbstractBaseUser) -> str:
 
 def _require_member(t: Tournament, user: AbstractBaseUser, who: str = "You") -> None:
     if not permissions.is_member(t.club, user):
-        raise PermissionDeniedError(f"{who} must be a member of {t.club.name} to play.")
+        message = (_("You must be a member of %(club)s to play.") if who == "You"
+                   else _("Your partner must be a member of %(club)s to play."))
+        raise PermissionDeniedError(message % {"club": t.club.name})
 
 
 def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "", *,
@@ -162,22 +166,23 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
         t = lock_tournament(tournament_id)
         _require_member(t, user)
         if not late_join_open(t):
-            raise TableStateError("Registration is closed." if t.status != "running" else
-                                  "Late entries close when half the rounds have started.")
+            raise TableStateError(_("Registration is closed.") if t.status != "running" else
+                                  _("Late entries close when half the rounds have started."))
         if _entered(t, user.pk) is not None:
-            raise InvalidRequestError("You are already entered in this tournament.")
+            raise InvalidRequestError(_("You are already entered in this tournament."))
         first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
         if t.is_pairs:
             mate = user_by_name(partner)
             if mate.pk == user.pk:
-                raise InvalidRequestError("Your partner is someone else.")
+                raise InvalidRequestError(_("Your partner is someone else."))
             require_verified(mate, "play")  # their address must be verified too
             _require_member(t, mate, "Your partner")
             if _entered(t, mate.pk) is not None:
-                raise InvalidRequestError(f"{mate.get_username()} is already entered.")
+                raise InvalidRequestError(_("%(name)s is already entered.") % {
+                    "name": mate.get_username()})
             if (t.format == "round_robin" and t.entries.exclude(
                     status=Entry.Status.WITHDRAWN).count() >= pairing.MAX_ROUND_ROBIN):
-                raise TableStateError("A round robin takes at most 10 pairs.")
+                raise TableStateError(_("A round robin takes at most 10 pairs."))
             entry = Entry.objects.create(tournament=t, player1=user, player2=mate,
                                          name=f"{_name(user)} & {_name(mate)}"[:80],
                                          status=Entry.Status.PENDING,
@@ -186,8 +191,8 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
             publish.on_commit_banner([mate.pk])
         else:
             if str(partner or "").strip():
-                raise InvalidRequestError("Individual events take no partner: you get a new "
-                                          "one every round.")
+                raise InvalidRequestError(_("Individual events take no partner: you get a new "
+                                          "one every round."))
             entry = Entry.objects.create(tournament=t, player1=user, name=_name(user)[:80],
                                          email_opt_in=bool(email_opt_in),
                                          first_round=first_round)
@@ -204,13 +209,13 @@ def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id:
         entry = t.entries.filter(pk=entry_id, player2=user,
                                  status=Entry.Status.PENDING).first()
         if entry is None:
-            raise NotFoundError("There is no entry waiting for you to confirm.")
+            raise NotFoundError(_("There is no entry waiting for you to confirm."))
         if not accept:
             entry.delete()
             publish.on_commit_changed(t.pk)
             return None
         if not late_join_open(t):
-            raise TableStateError("Registration is closed.")
+            raise TableStateError(_("Registration is closed."))
         _require_member(t, user)
         entry.status = Entry.Status.ACTIVE
         if t.status == Tournament.Status.RUNNING:
@@ -224,13 +229,13 @@ def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
     """A player withdraws their entry: before the start it is removed; after, it is no
     longer paired and its results stand."""
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in first.")
+        raise PermissionDeniedError(_("Sign in first."))
     with transaction.atomic():
         t = lock_tournament(tournament_id)
         entry = _entered(t, user.pk)
         if entry is None or entry.status in (Entry.Status.WITHDRAWN,
                                              Entry.Status.DISQUALIFIED):
-            raise InvalidRequestError("You have no entry to withdraw.")
+            raise InvalidRequestError(_("You have no entry to withdraw."))
         withdraw_locked(t, entry, user)
 
 
@@ -238,7 +243,7 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
                     reason: str = "") -> None:
     """Withdraw ``entry``. The caller holds the tournament's lock."""
     if t.status == Tournament.Status.FINISHED:
-        raise TableStateError("The tournament is over.")
+        raise TableStateError(_("The tournament is over."))
     if not entry.match_sides.exists():
         entry.delete()
     else:
@@ -266,14 +271,15 @@ def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) 
 def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> Entry:
     """A director enters a bot (labelled; never in the prize places). Caller locks."""
     if not t.bots_allowed:
-        raise PermissionDeniedError("This tournament does not allow bots.")
+        raise PermissionDeniedError(_("This tournament does not allow bots."))
     if level not in BotLevel.values:
-        raise InvalidRequestError(f"Unknown bot level; choose one of {', '.join(BotLevel.values)}.")
+        raise InvalidRequestError(_("Unknown bot level; choose one of %(levels)s.") % {
+            "levels": ", ".join(BotLevel.values)})
     if not late_join_open(t):
-        raise TableStateError("Registration is closed.")
+        raise TableStateError(_("Registration is closed."))
     if (t.format == "round_robin" and t.entries.exclude(
             status=Entry.Status.WITHDRAWN).count() >= pairing.MAX_ROUND_ROBIN):
-        raise TableStateError("A round robin takes at most 10 pairs.")
+        raise TableStateError(_("A round robin takes at most 10 pairs."))
     number = t.entries.exclude(bot_level="").count() + 1
     label = BotLevel(level).label
     first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1

@@ -35,6 +35,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Series, Table, Termination
 from games.services import finish, locks
@@ -106,7 +108,7 @@ def pair_round_locked(t: Tournament, number: int, actor: AbstractBaseUser | None
     """
     round_ = t.round_set.filter(number=number).select_for_update().first()
     if round_ is not None and round_.status != Round.Status.PAIRED:
-        raise TableStateError("That round has started: it can no longer be re-paired.")
+        raise TableStateError(_("That round has started: it can no longer be re-paired."))
     if round_ is None:
         round_ = Round.objects.create(tournament=t, number=number)
     else:
@@ -179,17 +181,21 @@ def total_rounds(t: Tournament, field: int) -> int:
 def start_tournament_locked(t: Tournament, actor: AbstractBaseUser | None) -> Round:
     """Close registration and start round 1. Caller holds the tournament's lock."""
     if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-        raise TableStateError("The tournament has already started.")
+        raise TableStateError(_("The tournament has already started."))
     active = list(t.entries.filter(status=Entry.Status.ACTIVE))
     need = 2 if t.is_pairs else 4
     if len(active) < need:
-        raise TableStateError(f"At least {need} {'pairs' if t.is_pairs else 'players'} "
-                              "must be entered to start.")
+        raise TableStateError((ngettext("At least %(n)s pair must be entered to start.",
+                                        "At least %(n)s pairs must be entered to start.", need)
+                               if t.is_pairs else
+                               ngettext("At least %(n)s player must be entered to start.",
+                                        "At least %(n)s players must be entered to start.",
+                                        need)) % {"n": need})
     if t.format == "round_robin" and len(active) > pairing.MAX_ROUND_ROBIN:
-        raise TableStateError("A round robin takes at most 10 pairs.")
+        raise TableStateError(_("A round robin takes at most 10 pairs."))
     if t.format == "whist" and len(active) not in pairing.WHIST_SIZES:
-        raise TableStateError("A whist schedule needs 8, 9, 12, 13, 16 or 17 players; "
-                              f"{len(active)} are entered.")
+        raise TableStateError(_("A whist schedule needs 8, 9, 12, 13, 16 or 17 players; "
+                                "%(n)s are entered.") % {"n": len(active)})
     t.rounds = total_rounds(t, len(active))
     t.status = Tournament.Status.RUNNING
     t.save(update_fields=["rounds", "status"])
@@ -222,7 +228,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
     services, in the lock order)."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.PAIRED:
-        raise TableStateError("That round has already started.")
+        raise TableStateError(_("That round has already started."))
     now = timezone.now()
     round_.status = Round.Status.CHECKIN
     round_.started_at = now
@@ -231,7 +237,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
     round_.save()
     owner = t.created_by
     people: list[int] = []
-    mail: list[tuple[str, str]] = []
+    mail: list[tuple[str, str, int]] = []
     for match in round_.matches.select_for_update().filter(status=Match.Status.PENDING):
         seats = _people_by_position(match)
         inactive = {e.pk for e, _ in seats.values() if e.status != Entry.Status.ACTIVE}
@@ -257,7 +263,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
                 table_service.take_seat(table.pk, user, position)
                 people.append(person)
                 if entry.email_opt_in and user.email:
-                    mail.append((user.get_username(), user.email))
+                    mail.append((user.get_username(), user.email, user.pk))
         match.table = table
         match.status = Match.Status.CHECKIN
         match.substitutes = substitutes
@@ -353,21 +359,21 @@ def check_in(match_id: object, user: AbstractBaseUser | None) -> int:
     The series starts when the last person of the match has checked in. Checking in
     again, or after the start, just returns the table."""
     if user is None or not user.is_authenticated:
-        raise PermissionDeniedError("Sign in to check in.")
+        raise PermissionDeniedError(_("Sign in to check in."))
     if isinstance(match_id, bool) or not isinstance(match_id, int):
-        raise NotFoundError("No such match.")
+        raise NotFoundError(_("No such match."))
     t_id = (Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True)
             .first())
     if t_id is None:
-        raise NotFoundError("No such match.")
+        raise NotFoundError(_("No such match."))
     with transaction.atomic():
         t = lock_tournament(t_id)
         round_ = Round.objects.select_for_update().get(matches__pk=match_id)
         match = Match.objects.select_for_update().get(pk=match_id)
         if user.pk not in _persons(match):
-            raise PermissionDeniedError("You do not play in this match.")
+            raise PermissionDeniedError(_("You do not play in this match."))
         if match.table_id is None:
-            raise TableStateError("This match has no table.")
+            raise TableStateError(_("This match has no table."))
         if match.status == Match.Status.CHECKIN and user.pk not in match.checked_in:
             match.checked_in = [*match.checked_in, user.pk]
             match.save(update_fields=["checked_in"])
@@ -662,5 +668,5 @@ def tick(now: Any = None) -> dict[str, int]:
 
 def validate_positive_id(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRequestError(f"No such {what}.")
+        raise InvalidRequestError(_("No such %(what)s.") % {"what": what})
     return value
