@@ -9,13 +9,11 @@ shape, calls one service through ``db_call`` (kozel_site/ws.py) and maps typed e
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
@@ -26,7 +24,7 @@ from games.models import Table
 from games.policy import policy, user_group
 from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import ServiceError, StaleVersionError
-from kozel_site.ws import DirectDispatch, db_call
+from kozel_site.ws import SiteSocket, db_call
 
 MAX_FRAME_BYTES = 4096
 # Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
@@ -51,7 +49,7 @@ def _load_table(table_id: int) -> Table | None:
     return Table.objects.select_related("owner").filter(pk=table_id).first()
 
 
-class TableConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     """One connection to ``ws/table/<id>/``: a seated player or a spectator."""
 
     table_id: int
@@ -181,18 +179,6 @@ class TableConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
         return selectors.table_snapshot(table, self.user)
 
     # --- client frames ---------------------------------------------------------------
-    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                   close: bool | int = False) -> None:
-        """Send a frame; one for a socket that is already closing is dropped.
-
-        A broadcast or a reply can race the client's close (or our own 4008): daphne then
-        raises ``Disconnected``, which would end this consumer with a traceback and skip
-        ``disconnect`` (found by ``python -m tests.load fuzz``). The client is gone or
-        going; it resyncs when it comes back.
-        """
-        with contextlib.suppress(Disconnected):
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
         if self.flood_strikes >= MAX_FLOOD_STRIKES:
@@ -334,7 +320,7 @@ class TableConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "notice", "text": text % params if params else text})
 
 
-class LobbyConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     """``ws/lobby/``: tells the lobby page that a table changed, so it refreshes its list."""
 
     async def connect(self) -> None:

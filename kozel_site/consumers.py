@@ -10,13 +10,13 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from kozel_site.ws import DirectDispatch
+from kozel_site.ws import SiteSocket
 
 MAX_FRAME_BYTES = 1024
 CLOSE_NOT_FOUND = 4404
 
 
-class PingConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+class PingConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     """Echo a ``{"type": "ping", "nonce": …}`` frame back as ``pong`` via the channel layer."""
 
     async def connect(self) -> None:

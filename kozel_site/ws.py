@@ -8,7 +8,7 @@ Two costs of channels' defaults, measured with ``python -m tests.load play --tab
   thread: at 100 tables every move's fan-out queued there behind the snapshot builds,
   14 % of a web process's CPU for hops that close nothing. Our consumers reach the
   database only through :func:`db_call`, which closes old connections before and after
-  each call itself (channels' ``DatabaseSyncToAsync``), so :class:`DirectDispatch`
+  each call itself (channels' ``DatabaseSyncToAsync``), so :class:`SiteSocket`
   skips the per-message hop.
 - ``database_sync_to_async`` is thread-sensitive by default: every database call of
   every socket of a process runs on that same single thread, one after another, so one
@@ -20,9 +20,11 @@ Two costs of channels' defaults, measured with ``python -m tests.load play --tab
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
@@ -35,12 +37,25 @@ def db_call(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     return database_sync_to_async(fn, thread_sensitive=False)  # type: ignore[return-value]
 
 
-class DirectDispatch:
-    """Mixin (before the channels consumer class): dispatch a message to its handler
-    without channels' per-message connection-closing hop (see the module docstring)."""
+class SiteSocket:
+    """Mixin (before the channels consumer class) for every consumer of the site:
+    dispatch without channels' per-message connection hop (see the module docstring),
+    and drop a frame for a socket that is already closing.
+
+    A broadcast or a reply can race the client's close (or our own 4008): daphne then
+    raises ``Disconnected`` ("Attempt to send on a closed protocol"), which would end the
+    consumer with a traceback and skip ``disconnect`` (found by ``python -m tests.load
+    fuzz``). The client is gone or going; it resyncs when it comes back.
+    """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool | int = False) -> None:
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data=text_data, bytes_data=bytes_data,  # type: ignore[misc]
+                               close=close)

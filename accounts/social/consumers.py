@@ -24,12 +24,12 @@ from accounts.social import presence, services
 from accounts.social.selectors import unread_count
 from games import presence as table_presence
 from games.services.publish import user_pages_group
-from kozel_site.ws import DirectDispatch, db_call
+from kozel_site.ws import SiteSocket, db_call
 
 CLOSE_FORBIDDEN = 4403
 
 
-class PageConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     group: str = ""
     counted: bool = False
 

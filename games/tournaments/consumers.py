@@ -18,7 +18,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.tournaments import publish
-from kozel_site.ws import DirectDispatch, db_call
+from kozel_site.ws import SiteSocket, db_call
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -30,7 +30,7 @@ def _exists(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
-class TournamentConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     group: str = ""
 
     async def connect(self) -> None:

@@ -13,10 +13,10 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from kozel_site.ws import DirectDispatch
+from kozel_site.ws import SiteSocket
 
 
-class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class EchoConsumer(SiteSocket, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.group = f"loadfloor.{self.scope['url_route']['kwargs']['room']}"[:90]
         await self.channel_layer.group_add(self.group, self.channel_name)
