@@ -295,8 +295,11 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
     is_owner = bool(signed_in and table.owner_id == user.pk)  # type: ignore[union-attr]
     games: list[dict[str, Any]] = []
     if series is not None:
-        for g in series.games.filter(status=Game.Status.FINISHED).select_related("result"):
-            games.append({"id": g.pk, "number": g.number, **_result_dict(g.result)})
+        # Played-out games, those of a voided series too (marked ``void``).
+        for g in (series.games.filter(status__in=[Game.Status.FINISHED, Game.Status.VOIDED],
+                                      result__isnull=False).select_related("result")):
+            games.append({"id": g.pk, "number": g.number, "void": g.is_void,
+                          **_result_dict(g.result)})
     # The spectators' chat: every spectator reads it, a seated player only by choice.
     show_spectators = shows_spectator_chat(user)
     sees_spectators = position is None or show_spectators
