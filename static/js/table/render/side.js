@@ -29,7 +29,7 @@ export function renderSide() {
   tbody.replaceChildren();
   for (const g of games) {
     // A voided series' games stay listed (their replays too), marked void.
-    const voidMark = g.void ? [" ", h("span", { class: "badge badge-void", text: gettext("void") })] : [];
+    const voidMark = g.void ? [" ", h("span", { class: "badge badge-void", text: gettext("Void") })] : [];
     tbody.append(h("tr", { class: g.void ? "game-void" : null },
       h("td", {}, g.id
         ? h("a", { href: `/game/${g.id}/replay/`, title: gettext("Replay game %(n)s", { n: g.number }), text: String(g.number) })
