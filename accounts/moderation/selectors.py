@@ -79,6 +79,7 @@ def chat_line(message: ChatMessage) -> dict[str, Any]:
     return {"id": message.pk, "user": message.user.username,
             "name": getattr(profile, "public_name", None) or message.user.username,
             "text": message.text, "hidden": message.hidden,
+            "channel": message.channel,  # a spectator's line is marked for the moderator
             "at": message.created_at.isoformat()}
 
 

@@ -175,9 +175,25 @@ async def test_a_blocked_spectator_is_left_out_and_a_spectator_line_can_be_repor
     report = await database_sync_to_async(reports.file_report)(
         eve, "charlie", "abuse", "Spam", source="chat", message_id=line["id"])
     assert report.chat_message_id == line["id"] and report.status == Report.Status.OPEN
-    assert [m["text"] for m in report.context["chat"]] == ["you cannot hear me", "now you can"]
+    assert [(m["text"], m["channel"]) for m in report.context["chat"]] == [
+        ("you cannot hear me", "spectators"), ("now you can", "spectators")]
     for who in (watcher, charlie):
         await who.close()
+
+
+async def test_a_spectators_line_meets_the_chat_filter_and_the_rate_limit(cast):
+    table, _series = await playing(cast)
+    charlie, _ = await opened(table.pk, cast.charlie)
+    await charlie.send({"type": "chat", "text": "free chips at https://example.com"})
+    assert (await charlie.receive_type("error"))["code"] == "filtered"
+    # The refused line counted towards the limit (5 lines in 10 s) like any other.
+    for n in range(chat.RATE_COUNT - 1):
+        await charlie.send({"type": "chat", "text": f"line {n}"})
+        await echo(charlie, f"line {n}")
+    await charlie.send({"type": "chat", "text": "one too many"})
+    assert (await charlie.receive_type("error"))["code"] == "rate_limited"
+    assert await database_sync_to_async(ChatMessage.objects.count)() == chat.RATE_COUNT - 1
+    await charlie.close()
 
 
 def test_a_seated_players_line_is_players_chat_between_series_too(cast):
