@@ -61,6 +61,7 @@ def test_a_player_sees_the_spectators_chat_only_after_turning_it_on(
     spectator.locator("#kz-chat-input").fill("and again")
     spectator.locator("#kz-chat-input").press("Enter")
     expect(bob.locator("#kz-spec-chat-list")).to_contain_text("and again")
+    th.screenshot(bob, "table-1280-spectators-chat")
 
     # Remembered: bob's next visit shows it at once; turning it off empties it.
     bob.reload()
