@@ -1,6 +1,7 @@
-"""Issue 14: the spectators' chat in the browser. A spectator chats; a seated player does
+"""Issue 14 in the browser. The spectators' chat: a spectator chats; a seated player does
 not see the line until they tick "Show spectators' chat", then sees it (and the next
-one live); the players' chat reaches the spectator as before."""
+one live); the players' chat reaches the spectator as before. A voided series reads
+void on the live table."""
 
 from __future__ import annotations
 
@@ -71,4 +72,37 @@ def test_a_player_sees_the_spectators_chat_only_after_turning_it_on(
     bob.get_by_label("Show spectators' chat").uncheck()
     expect(bob.locator("#kz-spec-chat")).to_be_hidden()
     expect(bob.locator("#kz-spec-chat-list li")).to_have_count(0)
+    assert js_errors == []
+
+
+def test_a_voided_series_reads_void_on_the_live_table(live_site, new_context, django_user_model,
+                                                     off_loop, js_errors):
+    """The table page after the table's script has rendered the snapshot itself: the
+    games list marks each game void and the status line says the series was voided."""
+    from accounts.moderation.services import voids
+    from tests.games.helpers import current_game, play_out_game, users_by_position
+    from tests.moderation.conftest import moderators_group
+
+    players = [_user(django_user_model, n) for n in ["alice", "bob", "carol", "dan"]]
+    mona = _user(django_user_model, "mona")
+
+    def played_and_voided() -> int:
+        table = tables.create_table(players[0], tables.TableSettings(name="Voided"))
+        for position, user in enumerate(players):
+            tables.take_seat(table.pk, user, position)
+        series = series_service.start_series(table.pk, players[0])
+        play_out_game(current_game(series), users_by_position(series))
+        mona.groups.add(moderators_group())
+        moderator = type(mona).objects.get(pk=mona.pk)
+        voids.void_series(moderator, series.pk, "Collusion")
+        return table.pk
+
+    table_id = off_loop(played_and_voided)
+    page = new_context(user=players[1]).new_page()
+    page.goto(f"/table/{table_id}/")
+    th.wait_ready(page)
+    expect(page.locator("#kz-games tr.game-void .badge-void")).to_have_text("Void")
+    expect(page.locator("#kz-status")).to_have_text(
+        "A moderator voided this series: it does not count.")
+    expect(page.locator("#kz-series-void")).to_be_visible()
     assert js_errors == []
