@@ -78,7 +78,7 @@ class SeriesLine:
     team: str
     partner: str
     opponents: list[str]
-    result: str  # "won", "lost", "goat", "stopped", "playing"
+    result: str  # "won", "lost", "goat", "stopped", "void", "playing"
 
 
 def _name(seat: SeriesSeat) -> str:
@@ -92,6 +92,8 @@ def line_for(series: Series) -> SeriesLine:
     team = engine.team_of(position)
     if series.status == Series.Status.PLAYING:
         result = "playing"
+    elif series.status == Series.Status.VOIDED:
+        result = "void"  # a moderator voided it: no winner, no goat, it counts for nothing
     elif series.status != Series.Status.FINISHED:
         result = "stopped"
     elif series.goat == team:

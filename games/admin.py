@@ -122,10 +122,10 @@ class ChatMessageAdmin(admin.ModelAdmin):
     """Hiding goes through the chat service, which withdraws the lines from every open
     screen at once; the fields themselves are read-only."""
 
-    list_display = ["table", "user", "text", "hidden", "created_at"]
-    list_filter = ["hidden"]
+    list_display = ["table", "user", "text", "channel", "hidden", "created_at"]
+    list_filter = ["hidden", "channel"]
     search_fields = ["text", "user__username", "table__name"]
-    readonly_fields = ["table", "user", "text", "hidden", "created_at"]
+    readonly_fields = ["table", "user", "text", "channel", "hidden", "created_at"]
     actions = ["hide_messages", "show_messages"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

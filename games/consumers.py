@@ -150,11 +150,15 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.send_snapshot()
 
     # --- subscriptions ---------------------------------------------------------------
-    async def _subscribe(self, position: int | None) -> None:
-        """Join the table group plus exactly one of: this seat's group or the public one."""
+    async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> None:
+        """Join the table group plus exactly one of: this seat's group or the public one;
+        and the spectators' chat when this screen reads it (a spectator always, a seated
+        player by choice)."""
         wanted = [publish.table_group(self.table_id),
                   publish.seat_group(self.table_id, position) if position is not None
                   else publish.public_group(self.table_id)]
+        if spectators_chat or position is None:
+            wanted.append(publish.spectators_chat_group(self.table_id))
         for group in self.groups_joined:
             if group not in wanted:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -169,7 +173,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self._subscribe(snapshot["you"]["position"])
+        await self._subscribe(snapshot["you"]["position"],
+                              bool(snapshot["you"].get("sees_spectator_chat")))
         await self.send_json(snapshot)
 
     def _build_snapshot(self) -> dict[str, Any] | None:
@@ -209,6 +214,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         handler = {
             "act": self.on_act, "resync": self.on_resync, "chat": self.on_chat,
             "ping": self.on_ping, "vote": self.on_vote, "reclaim": self.on_reclaim,
+            "chat_settings": self.on_chat_settings,
         }.get(content["type"])
         if handler is None:
             await self.send_error("unknown_type",
@@ -246,6 +252,15 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         try:
             await db_call(chat.post_message)(
                 self.table_id, self.user, content.get("text"))
+        except ServiceError as exc:
+            await self.send_error(exc.code, exc.message)
+
+    async def on_chat_settings(self, content: dict[str, Any]) -> None:
+        """Show or hide the spectators' chat while seated; every socket of this user
+        then gets a fresh snapshot (``user_chat_settings``)."""
+        try:
+            await database_sync_to_async(chat.set_show_spectators)(
+                self.user, content.get("show_spectators"))
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
 
@@ -309,6 +324,11 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         say so (the page can show that this table's chat is muted)."""
         self.hidden_senders = await db_call(self._load_hidden_senders)()
         await self.send_json({"type": "chat_filter", "muted": self.hidden_senders is None})
+
+    async def user_chat_settings(self, event: dict[str, Any]) -> None:
+        """This user showed or hid the spectators' chat (on any of their screens): join
+        or leave it, and send the chat as it now reads."""
+        await self.send_snapshot()
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "chat_hidden", "ids": event["ids"]})

@@ -13,6 +13,7 @@ from games import engine
 from games.models import (
     BOT_NAMES,
     ChatMessage,
+    ChatPreference,
     Conduct,
     Game,
     GameResult,
@@ -216,6 +217,7 @@ def chat_dict(message: ChatMessage, ranked: bool | None = None) -> dict[str, Any
         "user": message.user.username,
         "name": getattr(profile, "public_name", None) or message.user.username,
         "text": message.text,
+        "channel": message.channel,
         "preset": bool(ranked and message.text in RANKED_PRESETS.values()),
         "at": message.created_at.isoformat().replace("+00:00", "Z"),
     }
@@ -301,9 +303,15 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
     is_owner = bool(signed_in and table.owner_id == user.pk)  # type: ignore[union-attr]
     games: list[dict[str, Any]] = []
     if series is not None:
-        for g in series.games.filter(status=Game.Status.FINISHED).select_related("result"):
-            games.append({"id": g.pk, "number": g.number, **_result_dict(g.result)})
-    chat = _visible_chat(table, user)
+        # Played-out games, those of a voided series too (marked ``void``).
+        for g in (series.games.filter(status__in=[Game.Status.FINISHED, Game.Status.VOIDED],
+                                      result__isnull=False).select_related("result")):
+            games.append({"id": g.pk, "number": g.number, "void": g.is_void,
+                          **_result_dict(g.result)})
+    # The spectators' chat: every spectator reads it, a seated player only by choice.
+    show_spectators = shows_spectator_chat(user)
+    sees_spectators = position is None or show_spectators
+    chat = _visible_chat(table, user, sees_spectators)
     view = game_view(game, position) if game is not None else None
     return {
         "type": "snapshot",
@@ -330,22 +338,35 @@ def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any
             "can_act": bool(view and view.get("legal")),
             "can_reclaim": bool(away and not away["ranked"] and not away["gave_up"]),
             "away": away,
+            "show_spectator_chat": show_spectators,
+            "sees_spectator_chat": sees_spectators,
         },
         "chat": [shown_chat(chat_dict(m, ranked=table.kind == Table.Kind.RANKED))
                  for m in reversed(chat)],
     }
 
 
-def _visible_chat(table: Table, user: AbstractBaseUser | None) -> list[ChatMessage]:
+def shows_spectator_chat(user: AbstractBaseUser | None) -> bool:
+    """Whether ``user`` chose to read the spectators' chat while seated (default: no)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return ChatPreference.objects.filter(user=user, show_spectators=True).exists()
+
+
+def _visible_chat(table: Table, user: AbstractBaseUser | None,
+                  with_spectators: bool = True) -> list[ChatMessage]:
     """The latest chat lines ``user`` sees: not hidden by a moderator, and not from
-    someone they blocked (none when they muted this table's chat; games/policy.py)."""
+    someone they blocked (none when they muted this table's chat; games/policy.py);
+    the spectators' lines only when ``with_spectators``."""
     from games.policy import policy
 
     hidden = policy().hidden_chat_senders(user, table.pk)
     if hidden is None:
         return []
-    return list(ChatMessage.objects.filter(table=table, hidden=False)
-                .exclude(user_id__in=hidden)
+    rows = ChatMessage.objects.filter(table=table, hidden=False)
+    if not with_spectators:
+        rows = rows.filter(channel=ChatMessage.Channel.PLAYERS)
+    return list(rows.exclude(user_id__in=hidden)
                 .select_related("user__profile").order_by("-created_at")[:CHAT_BACKLOG])
 
 

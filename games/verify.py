@@ -212,12 +212,16 @@ def check_result(game: Game, replayed: engine.GameState) -> list[str]:
         if result is not None:
             out.append("has a result but is still playing")
         return out
-    if game.status != Game.Status.FINISHED:
+    if game.status == Game.Status.VOIDED and game.termination != Termination.COMPLETED:
+        return []  # stopped mid-play when its series was voided: no result to check
+    if game.status not in (Game.Status.FINISHED, Game.Status.VOIDED):
         return []
+    # A finished game, or one played out before a moderator voided its series: the same
+    # checks (its result must still be its outcome).
     if outcome is None:
-        return ["finished but its moves do not play it out (R14)"]
+        return [f"{game.status} but its moves do not play it out (R14)"]
     if result is None:
-        return ["finished without a result"]
+        return [f"{game.status} without a result"]
     expected: dict[str, Any] = {
         "points_a": outcome.points["A"], "points_b": outcome.points["B"],
         "tricks_a": outcome.tricks["A"], "tricks_b": outcome.tricks["B"],
@@ -254,8 +258,10 @@ def check_series(series: Series) -> list[Anomaly]:
     has a goat at or over the target (or, decided early by a tournament, the team with
     more loss points, none when equal); one game at most is live."""
     out: list[str] = []
+    # A voided series keeps its score: its played-out games (now voided) still add up.
     totals = GameResult.objects.filter(
-        game__series=series, game__status=Game.Status.FINISHED).aggregate(
+        game__series=series,
+        game__status__in=[Game.Status.FINISHED, Game.Status.VOIDED]).aggregate(
         a=Sum("loss_points_a"), b=Sum("loss_points_b"))
     for team, stored, total in (("A", series.loss_points_a, totals["a"] or 0),
                                 ("B", series.loss_points_b, totals["b"] or 0)):

@@ -154,7 +154,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game with every hand open (R19 allows it after the end)."""
     game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
     _viewable_table(request, game.series.table_id)
-    if game.status != Game.Status.FINISHED:
+    if not game.played_out:  # finished, or played out and then voided
         raise Http404(_("The replay opens when the game is over."))
     record, frames = selectors.replay_frames(game)
     return render(request, "games/replay.html", {"game": game, "record": record,
@@ -163,16 +163,19 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game's full record as JSON, in the engine's record format (R19 lets
-    everyone see it once the game is over); a download."""
+    """A played-out game's full record as JSON, in the engine's record format (R19 lets
+    everyone see it once the game is over); a download. ``void`` says whether a
+    moderator voided its series."""
     from django.http import JsonResponse
 
     game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
     _viewable_table(request, game.series.table_id)
-    if game.status != Game.Status.FINISHED:
+    if not game.played_out:
         raise Http404(_("The record opens when the game is over."))
     record, _frames = selectors.replay_frames(game)
+    # A voided series' game still downloads, and says so: it counts for nothing.
     response = JsonResponse({"game": game.pk, "series": game.series_id, "number": game.number,
+                             "status": game.status, "void": game.is_void,
                              "record": record}, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="kozel-game-{game.pk}.json"'
     return response

@@ -88,6 +88,7 @@ def chat_line(message: ChatMessage) -> dict[str, Any]:
     return {"id": message.pk, "user": message.user.username,
             "name": getattr(profile, "public_name", None) or message.user.username,
             "text": message.text, "hidden": message.hidden,
+            "channel": message.channel,  # a spectator's line is marked for the moderator
             "at": message.created_at.isoformat()}
 
 
@@ -128,7 +129,9 @@ def conduct_record(user_id: int, days: int = 90) -> ConductRecord:
 def replay_game_ids(series_id: int | None) -> list[int]:
     if series_id is None:
         return []
-    return list(Game.objects.filter(series_id=series_id, status=Game.Status.FINISHED)
+    # Played-out games, also once the series is void (their replays stay open).
+    return list(Game.objects.filter(series_id=series_id, result__isnull=False,
+                                    status__in=[Game.Status.FINISHED, Game.Status.VOIDED])
                 .order_by("number").values_list("pk", flat=True))
 
 

@@ -216,6 +216,19 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.number} of series {self.series_id}"
 
+    @property
+    def played_out(self) -> bool:
+        """Played to its end (R14), whether it still counts (``finished``) or a moderator
+        voided its series afterwards (``voided``, termination ``completed``): its result,
+        replay and record stay open either way."""
+        return self.status == self.Status.FINISHED or (
+            self.status == self.Status.VOIDED and self.termination == Termination.COMPLETED)
+
+    @property
+    def is_void(self) -> bool:
+        """Its series was voided: the game stays in the record but counts for nothing."""
+        return self.status == self.Status.VOIDED
+
 
 class Move(models.Model):
     """The append-only log a game is rebuilt from; one row per applied action."""

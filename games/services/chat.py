@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from games.conf import game_settings
-from games.models import ChatMessage, Table
-from games.policy import policy
+from games.models import ChatMessage, ChatPreference, Table
+from games.policy import policy, user_group
 from games.services import publish
 from games.services.errors import InvalidRequestError, PermissionDeniedError, ServiceError
 
@@ -71,11 +71,36 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
         # Moderation's hooks (games/policy.py): a chat mute or the chat filter refuses
         # here; a line the filter flags is stored and filed for review.
         clean = policy().check_chat(user, table, clean)
-        message = ChatMessage.objects.create(table=table, user=user, text=clean)
+        message = ChatMessage.objects.create(table=table, user=user, text=clean,
+                                             channel=channel_of(table, user))
         policy().after_chat(message)
         payload = chat_dict(message, ranked=table.kind == Table.Kind.RANKED)
         transaction.on_commit(lambda: publish.chat(table_id, payload))
     return payload
+
+
+def channel_of(table: Table, user: AbstractBaseUser) -> str:
+    """Which chat ``user``'s line belongs to: the players' while they hold a seat of the
+    table (of its live series, or of the table between series), else the spectators'."""
+    from games.selectors import current_series, position_of
+
+    seated = position_of(table, current_series(table), user) is not None
+    return ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
+
+
+def set_show_spectators(user: AbstractBaseUser | None, show: Any) -> bool:
+    """Remember whether ``user`` reads the spectators' chat while seated, at every table;
+    each of their open table sockets reloads at once (a fresh snapshot, joining or
+    leaving the spectators' chat). Returns the new choice."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError(_("Sign in to change your chat settings."))
+    if not isinstance(show, bool):
+        raise InvalidRequestError(_("Showing the spectators' chat is on or off."))
+    with transaction.atomic():
+        ChatPreference.objects.update_or_create(user=user, defaults={"show_spectators": show})
+        group = user_group(user.pk)
+        transaction.on_commit(lambda: publish.chat_settings_changed(group))
+    return show
 
 
 def set_hidden(message_ids: list[int], hidden: bool) -> int:

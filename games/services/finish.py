@@ -7,7 +7,8 @@ Every end goes through here with a termination reason (models.Termination):
   players read the summary (R15: the last taker leads it);
 - ``voted_end``: the players voted to end a casual series (services/votes.py);
 - ``abandoned``: nobody was at the table any more (services/sweep.py);
-- ``voided``: a moderator voided the series (its games stay in the record, marked);
+- ``voided``: a moderator voided the series: its games stay in the record, every one
+  marked ``voided`` (the played-out ones keep their result and termination);
 - ``round_time``: a tournament round's time limit (games/tournaments): the caller sets
   the winner and the goat by fewer loss points (equal: neither) before calling;
 - ``game_limit``: a tournament match of a fixed number of games has played them (the
@@ -106,6 +107,12 @@ def end_series_locked(table: Table, series: Series, termination: str) -> None:
         Game.objects.filter(series=series, status=Game.Status.PLAYING).update(
             status=STOPPED_GAME_STATUS[termination], termination=termination,
             finished_at=now, turn_deadline=None, turn_seat=None)
+    if termination == Termination.VOIDED:
+        # A void takes the whole series out of the record: the games already played out
+        # keep their moves, result, replay and termination ("completed") but read void,
+        # not finished, everywhere (history, replay, record, the table's games list).
+        Game.objects.filter(series=series, status=Game.Status.FINISHED).update(
+            status=Game.Status.VOIDED)
     series.status = SERIES_STATUS[termination]
     series.termination = termination
     series.finished_at = series.finished_at or now

@@ -3,7 +3,9 @@
 Groups (a consumer follows one table across the games of its series):
 - ``table.<id>.seat.<n>``: the connection(s) of the player at position n;
 - ``table.<id>.public``: spectators and the public view;
-- ``table.<id>``: every connection at the table (refresh notices, chat);
+- ``table.<id>``: every connection at the table (refresh notices, the players' chat);
+- ``table.<id>.spectators_chat``: the spectators' chat: every spectator's connection,
+  and a seated player's only when they chose to read it (``ChatPreference``);
 - ``lobby``: the lobby page;
 - ``user.<id>.pages``: every open page socket of one signed-in person (not their table
   sockets, which join ``games.policy.user_group``): the tournaments' round-start banner
@@ -41,6 +43,11 @@ def seat_group(table_id: int, position: int) -> str:
 
 def public_group(table_id: int) -> str:
     return f"table.{table_id}.public"
+
+
+def spectators_chat_group(table_id: int) -> str:
+    """Who reads the spectators' chat of a table (games/consumers.py joins it)."""
+    return f"table.{table_id}.spectators_chat"
 
 
 def user_pages_group(user_id: int) -> str:
@@ -131,12 +138,21 @@ def _game_changed_sender(game: Any, state: engine.GameState) -> Any:
 
 
 def chat(table_id: int, message: dict[str, Any]) -> None:
-    """Relay a stored chat message to everyone at the table."""
-    _send(table_group(table_id), {"type": "table.chat", "message": message})
+    """Relay a stored chat message: a player's line to everyone at the table, a
+    spectator's line only to those who read the spectators' chat."""
+    group = (spectators_chat_group(table_id) if message.get("channel") == "spectators"
+             else table_group(table_id))
+    _send(group, {"type": "table.chat", "message": message})
+
+
+def chat_settings_changed(user_group: str) -> None:
+    """A person changed their chat choices: each of their table sockets reloads."""
+    _send(user_group, {"type": "user.chat_settings"})
 
 
 def chat_hidden(table_id: int, message_ids: list[int]) -> None:
-    """Withdraw hidden chat lines from every open screen at the table."""
+    """Withdraw hidden chat lines (of either channel) from every open screen at the
+    table; a screen that never showed a line ignores its id."""
     _send(table_group(table_id), {"type": "table.chat_hidden", "ids": message_ids})
 
 

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.browser
 
 
 def chat_lines(page, text: str):
-    return page.locator("#kz-chat-list li").filter(has_text=text)
+    """A line in either chat (bob is not seated, so his lines are spectators' lines, which
+    alice reads while she is not seated either; issue 14)."""
+    return page.locator(".kz-chat-list li").filter(has_text=text)
 
 
 def test_each_chat_line_appears_once_after_load_reload_and_reconnect(

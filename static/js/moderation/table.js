@@ -142,7 +142,7 @@ function decoratePlates() {
 
 function decorateChat() {
   const mine = new Set(((state().snap && state().snap.chat) || []).filter((m) => m.user === me()).map((m) => String(m.id)));
-  root.querySelectorAll("#kz-chat-list li[data-chat-id]").forEach((line) => {
+  root.querySelectorAll(".kz-chat-list li[data-chat-id]").forEach((line) => {
     const id = line.dataset.chatId;
     if (!id || mine.has(id) || line.querySelector(".kz-report-btn")) return;
     const name = (line.querySelector("strong") || {}).textContent || gettext("this player");
@@ -178,10 +178,11 @@ async function chatMuteToggle() {
   const tools = el("div", { class: "kz-chat-tools" },
     el("label", {}, box, document.createTextNode(` ${gettext("Mute this table's chat")}`)));
   chat.after(tools);
-  const list = root.querySelector("#kz-chat-list");
+  // Both chats (the players' and the spectators'): muting the table mutes them all.
+  const lists = root.querySelectorAll(".kz-chat-list");
   const apply = (muted) => {
     box.checked = muted;
-    if (list) list.hidden = muted;
+    lists.forEach((list) => { list.hidden = muted; });
   };
   try {
     const response = await fetch(`/table/${root.dataset.tableId}/chat-mute/`, { credentials: "same-origin", headers: { Accept: "application/json" } });

@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { announceTurn, onViewChanged } from "./moments.js";
 import { announce, flash, toast } from "./notices.js";
 import { render } from "./render.js";
-import { addChat, reconcileChat, removeChat } from "./render/chat.js";
+import { addChat, reconcileChat, removeChat, renderChatPanel } from "./render/chat.js";
 import { closeSummary, maybeSummarise, openSummary } from "./render/overlays.js";
 import { resync } from "./socket.js";
 import { S, pruneSelection, view } from "./state.js";
@@ -94,6 +94,7 @@ export function onSnapshot(snap) {
     closeSummary();
     S.summary = null;
   }
+  renderChatPanel(snap);
   reconcileChat(snap.chat || []);
   (snap.chat || []).forEach(addChat);
   const newView = view();

@@ -46,6 +46,15 @@ export function bindInput() {
     if (send({ type: "chat", text })) input.value = "";
     else toast(gettext("Not connected: the message was not sent."));
   });
+  // "Show spectators' chat" (issue 14): remembered by the server for this person; every
+  // screen of theirs then gets a snapshot with (or without) the spectators' lines.
+  const showSpectators = $("#kz-show-spectators");
+  if (showSpectators) showSpectators.addEventListener("change", () => {
+    if (!send({ type: "chat_settings", show_spectators: showSpectators.checked })) {
+      showSpectators.checked = !showSpectators.checked;
+      toast(gettext("Not connected: the setting was not changed."));
+    }
+  });
   // Ranked tables have no free chat, only the preset lines (issue 7).
   const presets = $("#kz-chat-presets");
   if (presets) presets.addEventListener("click", (e) => {

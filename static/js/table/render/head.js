@@ -26,9 +26,9 @@ export function renderHead() {
   const status = $("#kz-status");
   if (!snap.game || isLobby()) {
     const filled = [0, 1, 2, 3].filter((p) => !isEmptySeat(seatInfo(p))).length;
-    status.textContent = snap.series && snap.series.status === "finished"
-      ? gettext("Series over")
-      : gettext("Waiting for players · %(n)s/4 seated", { n: filled });
+    const over = { finished: gettext("Series over"), voided: gettext("A moderator voided this series: it does not count.") };
+    status.textContent = (snap.series && over[snap.series.status])
+      || gettext("Waiting for players · %(n)s/4 seated", { n: filled });
   } else if (v && v.game_over) status.textContent = gettext("Game over");
   else if (snap.game && snap.game.paused) status.textContent = gettext("Paused");
   else if (v && Number.isInteger(v.turn)) {

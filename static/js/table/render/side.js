@@ -28,16 +28,20 @@ export function renderSide() {
   const tbody = $("#kz-games tbody");
   tbody.replaceChildren();
   for (const g of games) {
-    tbody.append(h("tr", {},
+    // A voided series' games stay listed (their replays too), marked void.
+    const voidMark = g.void ? [" ", h("span", { class: "badge badge-void", text: gettext("Void") })] : [];
+    tbody.append(h("tr", { class: g.void ? "game-void" : null },
       h("td", {}, g.id
         ? h("a", { href: `/game/${g.id}/replay/`, title: gettext("Replay game %(n)s", { n: g.number }), text: String(g.number) })
-        : String(g.number)),
+        : String(g.number), ...voidMark),
       h("td", { text: `${g.points?.A ?? "–"} – ${g.points?.B ?? "–"}` }),
       h("td", { text: `${g.tricks?.A ?? 0} – ${g.tricks?.B ?? 0}` }),
       h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg() }) : `${g.loss_points?.A ?? 0} – ${g.loss_points?.B ?? 0}`),
     ));
   }
   $("#kz-games").hidden = !games.length;
+  const voided = $("#kz-series-void");
+  if (voided) voided.hidden = !(S.snap.series && S.snap.series.status === "voided");
   if ($("#kz-review").open) renderReview();
   const inv = $("#kz-invite");
   const url = S.snap.table && S.snap.table.invite_url;
