@@ -259,7 +259,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         """Show or hide the spectators' chat while seated; every socket of this user
         then gets a fresh snapshot (``user_chat_settings``)."""
         try:
-            await database_sync_to_async(chat.set_show_spectators)(
+            await db_call(chat.set_show_spectators)(
                 self.user, content.get("show_spectators"))
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
