@@ -14,7 +14,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from games.models import Table
+from games.models import Series, Table
+from games.services import finish, locks
 from games.services import tables as table_service
 from games.services.errors import (
     InvalidRequestError,
@@ -197,10 +198,23 @@ def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> 
     match.forfeit = outcome == "none" or (match.forfeit and data.get("forfeit") != "0")
     match.corrected = True
     match.save(update_fields=["outcome", "loss_a", "loss_b", "forfeit", "corrected"])
+    _correct_series(match, outcome)
     audit.record(t.club, user, "result.correct", tournament=t, reason=reason,
                  round=match.round.number, match=match.number, before=before,
                  after={"outcome": outcome, "loss_a": loss_a, "loss_b": loss_b})
     return "Result corrected."
+
+
+def _correct_series(match: Match, outcome: str) -> None:
+    """The match's series takes the corrected result (through the games' finisher), so
+    that the ratings rate it again in its place (games/ratings: ``series_corrected``).
+    A series that was not played to a result (abandoned, voted, voided by a moderator)
+    was never rated: only the match changes. Lock order: Match, then Table → Series."""
+    if match.series_id is None:
+        return
+    table, series = locks.lock_series(match.series_id)
+    if series.status == Series.Status.FINISHED:
+        finish.correct_result_locked(table, series, outcome if outcome in ("A", "B") else "")
 
 
 def _current_match(entry: Entry) -> Match | None:
