@@ -20,10 +20,18 @@ by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes 
 - ``user_group(user_id) -> str``: the channel-layer group every table socket of a user
   joins (games/consumers.py); a sanction sends ``user.closed`` or ``user.chat_filter``
   there.
+
+Besides the policy, one registry (:func:`register_table_hold`): an app that keeps
+tables waiting for people on purpose (tournaments: a round's tables during its
+check-in) tells the empty-table sweep (services/sweep.close_empty_tables) which of them
+to leave open. A hold is ``hold(table_ids, now) -> set[int]``, read-only, registered
+once in the app's ``ready()``; the sweep closes a table only when no hold keeps it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -66,3 +74,25 @@ def _policy_for(path: str) -> TablePolicy:
 def policy() -> TablePolicy:
     """The configured policy (``settings.KOZEL_POLICY``), one instance per path."""
     return _policy_for(getattr(settings, "KOZEL_POLICY", "") or "")
+
+
+TableHold = Callable[[list[int], datetime], set[int]]
+_holds: list[TableHold] = []
+
+
+def register_table_hold(hold: TableHold) -> None:
+    """Register ``hold`` (once; registering the same function again changes nothing).
+    Holds are functions of the code, not state: every process registers the same ones
+    when its apps are ready."""
+    if hold not in _holds:
+        _holds.append(hold)
+
+
+def held_tables(table_ids: Iterable[int], now: datetime) -> set[int]:
+    """The tables of ``table_ids`` that a registered hold keeps open at ``now``."""
+    ids = list(table_ids)
+    held: set[int] = set()
+    if ids:
+        for hold in _holds:
+            held |= hold(ids, now)
+    return held

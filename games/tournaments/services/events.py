@@ -26,7 +26,9 @@ from games.tournaments.models import Entry, Membership, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
 
-MIN_CHECKIN, MAX_CHECKIN = 5, 300  # the empty-table sweep closes a table left 5 min
+# Up to an hour: the empty-table sweep leaves a round's tables alone until the check-in
+# deadline (selectors.tables_in_checkin, a games.policy table hold).
+MIN_CHECKIN, MAX_CHECKIN = 5, 3600
 MIN_ROUND, MAX_ROUND = 30, 36000
 FORMATS = {"swiss": Tournament.Kind.PAIRS, "round_robin": Tournament.Kind.PAIRS,
            "rotation": Tournament.Kind.INDIVIDUAL, "whist": Tournament.Kind.INDIVIDUAL}
