@@ -287,6 +287,23 @@ def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> 
     return entry
 
 
+def fill_with_bots_locked(t: Tournament, number: int, count: int) -> list[Entry]:
+    """Individual rounds with bots allowed: ``count`` Casual bot entries (labelled,
+    never in the prize places, like a director's bot entries) so that the players make
+    whole tables instead of some sitting out with a bye. Entered from round ``number``
+    on and paired like everyone from then on. Caller holds the tournament's lock."""
+    made = []
+    taken = t.entries.exclude(bot_level="").count()
+    label = BotLevel(BotLevel.CASUAL).label
+    for i in range(count):
+        entry = Entry.objects.create(tournament=t, bot_level=BotLevel.CASUAL,
+                                     name=f"Bot {label} #{taken + i + 1}", first_round=number)
+        audit.record(t.club, None, "entry.bot", tournament=t, entry=entry.name,
+                     level=BotLevel.CASUAL, round=number, reason="fills the last table")
+        made.append(entry)
+    return made
+
+
 def member_of(t: Tournament, user: AbstractBaseUser) -> bool:
     return Membership.objects.filter(club=t.club, user=user,
                                      status=Membership.Status.ACTIVE).exists()
