@@ -18,13 +18,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import selectors
+from games import policy, selectors
 from games.engine import opponents_of
 from games.models import Conduct, Game, Series, Termination
 from games.ratings import maths
@@ -44,15 +44,32 @@ logger = logging.getLogger(__name__)
 # is a tie, recorded but not rated).
 DECIDED = (Termination.COMPLETED, Termination.ROUND_TIME, Termination.GAME_LIMIT)
 
-def rated_winners(series: Series, games: list[Game]) -> list[str]:
+class Result(NamedTuple):
+    """The result a series is rated and recorded with: winner and goat, "A"/"B"/""."""
+
+    winner: str
+    goat: str
+
+
+def series_result(series: Series) -> Result:
+    """The series' own result, or the one another app corrected it to (a tournament
+    director's correction, read through ``games.policy.corrected_results``: the series
+    itself stays the record of what was played). Every reader of a result takes it from
+    here: the first rating, a replay after a void, a re-rating, the records."""
+    winner = policy.corrected_results([series.pk]).get(series.pk)
+    if winner is None:
+        return Result(series.winner, series.goat)
+    return Result(winner, {"A": "B", "B": "A"}.get(winner, ""))
+
+
+def rated_winners(series: Series, games: list[Game], goat: str) -> list[str]:
     """The game winners a series is rated on: its games as played, or mirrored when its
-    result says the other team won (a tournament director corrected it against the
-    games: rated the way the leaver rule rates a team deemed to have lost). Every reader
-    (the first rating, a replay after a void, a re-rating) takes them from here."""
+    (corrected) ``goat`` is the team the games favoured (rated the way the leaver rule
+    rates a team deemed to have lost)."""
     winners = [g.result.winner or "" for g in games]
     by_games = ("A" if series.loss_points_a > series.loss_points_b
                 else "B" if series.loss_points_b > series.loss_points_a else "")
-    if series.goat in ("A", "B") and by_games and series.goat != by_games:
+    if goat in ("A", "B") and by_games and goat != by_games:
         return maths.mirrored(winners)
     return winners
 
@@ -118,17 +135,19 @@ def _process_locked(series: Series) -> None:
     leavers = _leaver_positions(series)
     people = {seat.position: seat.person_id for seat in selectors.roster(series)}
     finished_at = series.finished_at or timezone.now()
+    result = series_result(series)
     ranked = (bool(series.ranked) and all(people.get(p) for p in range(4))
-              and series.goat in ("A", "B"))  # a round-time tie has no goat to rate
+              and result.goat in ("A", "B"))  # a round-time tie has no goat to rate
     if ranked and len(set(people.values())) != 4:
         ranked = False  # one person on two seats cannot be rated against themselves
-    _write_records(series, games, people, leavers, finished_at)
+    _write_records(series, result, games, people, leavers, finished_at)
     if ranked:
-        _rate_locked(series, games, people, leavers, finished_at)
+        _rate_locked(series, result, games, people, leavers, finished_at)
     RatedSeries.objects.create(series=series, rated=ranked)
 
 
-def _write_records(series: Series, games: list[Game], people: dict[int, int | None],
+def _write_records(series: Series, result: Result, games: list[Game],
+                   people: dict[int, int | None],
                    leavers: set[int], finished_at: datetime) -> None:
     """One SeriesRecord per person. ``won``/``goat`` are their team's series result;
     ``left`` only when they have a recorded abandonment in this series; the game counts
@@ -144,8 +163,8 @@ def _write_records(series: Series, games: list[Game], people: dict[int, int | No
         records.append(SeriesRecord(
             series=series, user_id=user_id, position=position, team=team,
             partner_id=people.get(maths.partner_of(position)), ranked=series.ranked,
-            won=series.winner == team, goat=series.goat == team,
-            goat_with_eggs=series.goat == team and series.eggs > 0,
+            won=result.winner == team, goat=result.goat == team,
+            goat_with_eggs=result.goat == team and series.eggs > 0,
             left=user_id in abandoned, games_played=len(own),
             games_by_substitute=len(games) - len(own),
             games_won=sum(1 for r in own if r.winner == team),
@@ -192,7 +211,8 @@ def idle_sigma(rating: Rating, at: datetime) -> float:
     return rating_settings.inflated_sigma(rating.sigma, epoch_days(at) - rating.last_played_day)
 
 
-def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None],
+def _rate_locked(series: Series, rated: Result, games: list[Game],
+                 people: dict[int, int | None],
                  leavers: set[int], finished_at: datetime) -> None:
     conf = rating_settings
     user_ids = [int(people[p]) for p in range(4)]  # type: ignore[arg-type]
@@ -200,8 +220,8 @@ def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None
     start = {p: maths.SeatRating(ratings[user_ids[p]].mu, idle_sigma(ratings[user_ids[p]],
                                                                      finished_at))
              for p in range(4)}
-    outcome = maths.rate_series(conf.model(), start, rated_winners(series, games),
-                                series.goat, leavers)
+    outcome = maths.rate_series(conf.model(), start,
+                                rated_winners(series, games, rated.goat), rated.goat, leavers)
     day = epoch_days(finished_at)
     changes = []
     for position in range(4):
@@ -209,7 +229,7 @@ def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None
         rating = ratings[user_id]
         result = outcome[position]
         team = maths.team_of(position)
-        won = series.winner == team and result.kind == RatingChange.Kind.RATED
+        won = rated.winner == team and result.kind == RatingChange.Kind.RATED
         change = RatingChange(
             series=series, user_id=user_id, position=position, kind=result.kind, won=won,
             mu_before=rating.mu, sigma_before=rating.sigma,
@@ -358,7 +378,7 @@ def _roll_back_ratings_locked(series_id: int, changes: list[RatingChange],
         rating = ratings[user_id]
         rating.mu, rating.sigma = st.mu, st.sigma
         rating.last_played_at, rating.last_played_day = st.last_played_at, st.last_played_day
-    winner = Series.objects.filter(pk=series_id).values_list("winner", flat=True).first()
+    winner = series_result(Series.objects.get(pk=series_id)).winner
     for change in changes:
         counted = change.kind != RatingChange.Kind.EXCUSED
         rating = ratings[change.user_id]
@@ -414,8 +434,9 @@ def _rate_rows(rows: list[RatingChange], before: dict[int, _State],
              .select_related("result").order_by("number") if hasattr(g, "result")]
     at = rows[0].created_at
     start = {p: maths.SeatRating(st.mu, _idle(st, at)) for p, st in before.items()}
-    outcome = maths.rate_series(model, start, rated_winners(series, games),
-                                series.goat, _leaver_positions(series))
+    goat = series_result(series).goat
+    outcome = maths.rate_series(model, start, rated_winners(series, games, goat),
+                                goat, _leaver_positions(series))
     day = epoch_days(at)
     for row in rows:
         st = before[row.position]
@@ -460,8 +481,9 @@ def _count_series(rating: Rating, change: RatingChange, people: dict[int, int],
 
 
 def rerate_series(series_id: int) -> bool:
-    """A series' result was corrected (games/services/finish.correct_result_locked, a
-    tournament director's tool): rate the corrected result in the series' place, exactly.
+    """A series' result was corrected (``series_corrected``: a tournament director's tool;
+    the corrected result is read through :func:`series_result`): rate the corrected
+    result in the series' place, exactly.
 
     Afterwards every rating is what it would be had the series ended with the corrected
     result: its players start again from their ratings before it, it is rated with its
@@ -481,9 +503,10 @@ def rerate_series(series_id: int) -> bool:
                 or series.status != Series.Status.FINISHED
                 or series.termination not in DECIDED):
             return False
-        _correct_records_locked(series)
+        result = series_result(series)
+        _correct_records_locked(series, result)
         changes = list(RatingChange.objects.filter(series_id=series_id).order_by("position"))
-        if changes and series.goat in ("A", "B"):
+        if changes and result.goat in ("A", "B"):
             _roll_back_ratings_locked(series_id, changes, now, rerate=True)
         elif changes:
             active = [c for c in changes if c.rolled_back_at is None]
@@ -492,13 +515,13 @@ def rerate_series(series_id: int) -> bool:
     return True
 
 
-def _correct_records_locked(series: Series) -> None:
+def _correct_records_locked(series: Series, result: Result) -> None:
     """The series' records and this month's boards follow its corrected result."""
     for record in SeriesRecord.objects.filter(series=series, voided=False):
         if record.ranked:
             _bump_month(record.user_id, month_start(record.finished_at), record, -1)
-        record.won = series.winner == record.team
-        record.goat = series.goat == record.team
+        record.won = result.winner == record.team
+        record.goat = result.goat == record.team
         record.goat_with_eggs = record.goat and series.eggs > 0
         record.save(update_fields=["won", "goat", "goat_with_eggs"])
         if record.ranked:

@@ -13,11 +13,6 @@ Every end goes through here with a termination reason (models.Termination):
 - ``game_limit``: a tournament match of a fixed number of games has played them (the
   winner and the goat set the same way).
 
-A series that has ended may have its result corrected afterwards (a tournament
-director's "correct a result", :func:`correct_result_locked`): its winner and goat are
-rewritten, its termination stays, and ``series_corrected`` fires on commit so that the
-ratings rate the corrected result in the series' place.
-
 The hooks fire on commit with the reason (games/signals.py), and the apps that react
 (ratings, later tournaments and moderation) act on that reason explicitly. Callers
 hold the locks in the order of services/locks.py.
@@ -121,26 +116,3 @@ def end_series_locked(table: Table, series: Series, termination: str) -> None:
     transaction.on_commit(partial(signals.series_finished.send, sender=Series,
                                   series_id=series.pk, winner=series.winner,
                                   goat=series.goat, termination=termination))
-
-
-def correct_result_locked(table: Table, series: Series, winner: str) -> bool:
-    """Rewrite the result of an ended series: ``winner`` "A" or "B" (the other team is
-    the goat, R18) or "" (a tie or a double forfeit: no goat). Returns False when the
-    result already is that one (nothing fires).
-
-    The caller holds the table's and the series' locks and has checked who may correct
-    (a tournament's director, audited there). A series still being played, or one a
-    moderator voided (the void stands), is refused with ValueError: callers check.
-    """
-    if winner not in ("A", "B", ""):
-        raise ValueError(f"unknown winner {winner!r}")
-    if series.status != Series.Status.FINISHED:
-        raise ValueError(f"series {series.pk} is not a finished series")
-    goat = {"A": "B", "B": "A"}.get(winner, "")
-    if (series.winner, series.goat) == (winner, goat):
-        return False
-    series.winner, series.goat = winner, goat
-    series.save(update_fields=["winner", "goat"])
-    transaction.on_commit(partial(signals.series_corrected.send, sender=Series,
-                                  series_id=series.pk, winner=winner, goat=goat))
-    return True

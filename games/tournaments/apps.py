@@ -17,3 +17,5 @@ class TournamentsConfig(AppConfig):
 
         # A round's tables wait for their check-in: the empty-table sweep leaves them.
         policy.register_table_hold(selectors.tables_in_checkin)
+        # A director's corrected result is the one the ratings rate.
+        policy.register_result_corrections(selectors.corrected_results)

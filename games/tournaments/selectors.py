@@ -196,3 +196,13 @@ def tables_in_checkin(table_ids: list[int], now: datetime) -> set[int]:
         table_id__in=table_ids, status=Match.Status.CHECKIN,
         round__status=Round.Status.CHECKIN, round__checkin_deadline__gt=now,
     ).values_list("table_id", flat=True))
+
+
+def corrected_results(series_ids: list[int]) -> dict[int, str]:
+    """The winners ("A", "B", or "" for a tie or a double forfeit) a director corrected
+    the matches of these series to: the result the ratings rate (a games.policy
+    result-corrections hook, registered in apps.py). Match side A plays seats 0+2, the
+    series' team A (R1)."""
+    rows = Match.objects.filter(series_id__in=series_ids, corrected=True).values_list(
+        "series_id", "outcome")
+    return {sid: outcome if outcome in ("A", "B") else "" for sid, outcome in rows}

@@ -5,7 +5,7 @@ correction stays in the audit log.
 
 The games of each match are written as rows (like tests/ratings/factories.py) so that
 the series have real game results to rate; everything else goes through the services:
-the director's tool, the finisher's correction, the ratings hook and its task.
+the director's tool, the ``series_corrected`` hook, the ratings' task.
 """
 
 from __future__ import annotations
@@ -159,7 +159,10 @@ def test_correcting_a_rated_round_1_result_equals_a_recompute_with_the_corrected
     assert RatingChange.objects.filter(series__in=[m.series_id for m in later],
                                        rolled_back_at__isnull=True).count() == 8
     series = Series.objects.get(pk=first.series_id)
-    assert (series.winner, series.goat, series.termination) == ("B", "A", "completed")
+    # The series stays the record of what was played (verify_games checks it against
+    # its games); the ratings and the records read the corrected result.
+    assert (series.winner, series.goat, series.termination) == ("A", "B", "completed")
+    assert rating_services.series_result(series) == ("B", "A")
     records = SeriesRecord.objects.filter(series=series)
     assert {r.team: r.won for r in records} == {"A": False, "B": True}
     entry = AuditEntry.objects.get(tournament=t, action="result.correct")
@@ -197,7 +200,7 @@ def test_a_refused_correction_changes_no_rating(club_cast):
     with pytest.raises(ServiceError):
         act(t, club_cast.member, "correct", match_id=first.pk, outcome="B", loss_a=1,
             loss_b=2, reason="I say so")
-    assert Series.objects.get(pk=first.series_id).winner == "A"
+    assert not Match.objects.get(pk=first.pk).corrected
     assert tasks.rerate_series_task(first.series_id) is True  # nothing corrected: same
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma")) == before
     assert rating_services.rerate_series(10**9) is False

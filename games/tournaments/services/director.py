@@ -9,13 +9,14 @@ transaction that starts with the tournament's lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from games import signals
 from games.models import Series, Table
-from games.services import finish, locks
 from games.services import tables as table_service
 from games.services.errors import (
     InvalidRequestError,
@@ -206,15 +207,17 @@ def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> 
 
 
 def _correct_series(match: Match, outcome: str) -> None:
-    """The match's series takes the corrected result (through the games' finisher), so
-    that the ratings rate it again in its place (games/ratings: ``series_corrected``).
-    A series that was not played to a result (abandoned, voted, voided by a moderator)
-    was never rated: only the match changes. Lock order: Match, then Table → Series."""
+    """After commit, tell the ratings that the match's series has a corrected result
+    (``series_corrected``): they rate it again in its place, reading the result through
+    ``selectors.corrected_results`` (a games.policy hook). The series itself stays the
+    record of what was played. A match without a series (a forfeit) has nothing to
+    rate; a series not played to a result (abandoned, voted, voided by a moderator)
+    was never rated and the ratings leave it alone."""
     if match.series_id is None:
         return
-    table, series = locks.lock_series(match.series_id)
-    if series.status == Series.Status.FINISHED:
-        finish.correct_result_locked(table, series, outcome if outcome in ("A", "B") else "")
+    series_id, winner = match.series_id, outcome if outcome in ("A", "B") else ""
+    transaction.on_commit(partial(signals.series_corrected.send, sender=Series,
+                                  series_id=series_id, winner=winner))
 
 
 def _current_match(entry: Entry) -> Match | None:
