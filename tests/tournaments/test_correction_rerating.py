@@ -206,3 +206,23 @@ def test_a_refused_correction_changes_no_rating(club_cast):
     assert rating_services.rerate_series(10**9) is False
     assert tasks.rerate_series_task("1") is False
     assert RatedSeries.objects.filter(series_id=first.series_id, rolled_back_at=None).exists()
+
+
+def test_the_directors_page_offers_the_finished_matches_to_correct(client, club_cast):
+    """The correct-a-result form names the matches (round, number, sides) instead of
+    asking for a database id nobody can see; posting it through the page corrects."""
+    t = _run_two_rounds(club_cast)
+    client.force_login(club_cast.director)
+    page = client.get(f"/tournament/{t.pk}/").content.decode()
+    form = page[page.index('value="correct"'):]
+    form = form[:form.index("</form>")]
+    for match in Match.objects.filter(round__tournament=t):
+        assert f'<option value="{match.pk}">Round {match.round.number} · #{match.number}:' \
+            in form
+    first = Match.objects.get(round__tournament=t, round__number=1, number=1)
+    response = client.post(f"/tournament/{t.pk}/director/", {
+        "action": "correct", "match_id": str(first.pk), "outcome": "tie", "loss_a": "6",
+        "loss_b": "6", "reason": "score sheet"})
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert first.outcome == "tie" and first.corrected
