@@ -199,14 +199,14 @@ def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> 
     match.forfeit = outcome == "none" or (match.forfeit and data.get("forfeit") != "0")
     match.corrected = True
     match.save(update_fields=["outcome", "loss_a", "loss_b", "forfeit", "corrected"])
-    _correct_series(match, outcome)
+    _announce_correction(match, outcome)
     audit.record(t.club, user, "result.correct", tournament=t, reason=reason,
                  round=match.round.number, match=match.number, before=before,
                  after={"outcome": outcome, "loss_a": loss_a, "loss_b": loss_b})
     return "Result corrected."
 
 
-def _correct_series(match: Match, outcome: str) -> None:
+def _announce_correction(match: Match, outcome: str) -> None:
     """After commit, tell the ratings that the match's series has a corrected result
     (``series_corrected``): they rate it again in its place, reading the result through
     ``selectors.corrected_results`` (a games.policy hook). The series itself stays the
