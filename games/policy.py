@@ -25,11 +25,25 @@ by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes 
 - ``user_group(user_id) -> str``: the channel-layer group every table socket of a user
   joins (games/consumers.py); a sanction sends ``user.closed`` or ``user.chat_filter``
   there.
+
+Besides the policy, two registries of read-only functions, registered once in an app's
+``ready()`` (functions of the code, not state: every process registers the same ones):
+
+- :func:`register_table_hold`: an app that keeps tables waiting for people on purpose
+  (tournaments: a round's tables during its check-in) tells the empty-table sweep
+  (services/sweep.close_empty_tables) which of them to leave open.
+  ``hold(table_ids, now) -> set[int]``; a table is closed only when no hold keeps it.
+- :func:`register_result_corrections`: an app that may correct the result of an ended
+  series without touching the series (tournaments: a director's "correct a result")
+  tells the ratings (games/ratings/services.series_result) which result to rate.
+  ``corrections(series_ids) -> {series_id: winner}``, winner "A", "B" or "" (a tie or
+  no result); the series stays the record of what was played (verify_games checks it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -87,3 +101,45 @@ def _policy_for(path: str) -> TablePolicy:
 def policy() -> TablePolicy:
     """The configured policy (``settings.KOZEL_POLICY``), one instance per path."""
     return _policy_for(getattr(settings, "KOZEL_POLICY", "") or "")
+
+
+TableHold = Callable[[list[int], datetime], set[int]]
+_holds: list[TableHold] = []
+
+
+def register_table_hold(hold: TableHold) -> None:
+    """Register ``hold`` (once; registering the same function again changes nothing).
+    Holds are functions of the code, not state: every process registers the same ones
+    when its apps are ready."""
+    if hold not in _holds:
+        _holds.append(hold)
+
+
+def held_tables(table_ids: Iterable[int], now: datetime) -> set[int]:
+    """The tables of ``table_ids`` that a registered hold keeps open at ``now``."""
+    ids = list(table_ids)
+    held: set[int] = set()
+    if ids:
+        for hold in _holds:
+            held |= hold(ids, now)
+    return held
+
+
+ResultCorrections = Callable[[list[int]], dict[int, str]]
+_corrections: list[ResultCorrections] = []
+
+
+def register_result_corrections(corrections: ResultCorrections) -> None:
+    """Register ``corrections`` (once; registering it again changes nothing)."""
+    if corrections not in _corrections:
+        _corrections.append(corrections)
+
+
+def corrected_results(series_ids: Iterable[int]) -> dict[int, str]:
+    """The corrected winners ("A", "B", "") of those of ``series_ids`` an app corrected."""
+    ids = list(series_ids)
+    out: dict[int, str] = {}
+    if ids:
+        for corrections in _corrections:
+            out.update(corrections(ids))
+    return out

@@ -8,6 +8,10 @@ their own services.
   termination: str)``: a series ended; ``termination`` is a ``models.Termination``
   value (completed: a team reached the target, R18; voted_end, abandoned, voided).
   Receivers act on the reason explicitly. Sent only by services/finish.py.
+- ``series_corrected(sender=Series, series_id: int, winner: str, goat: str)``: the
+  result of an ended series was rewritten (a tournament director's correction; sent
+  on commit only by services/finish.correct_result_locked); the ratings rate the
+  corrected result again in the series' place.
 - ``round_started(sender=Round, tournament_id: int, tournament_name: str,
   round_number: int, user_ids: list[int])``: a tournament round's tables are ready for
   these people (sent after commit by tournaments/services/rounds.py; the notification
@@ -20,4 +24,5 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 series_finished = Signal()
+series_corrected = Signal()
 round_started = Signal()

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import series_finished
+from games.signals import series_corrected, series_finished
 
 logger = logging.getLogger(__name__)
 
@@ -49,5 +49,22 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
             getattr(tasks, task_name).delay(series_id)
         except Exception:  # the beat sweep picks a completed series up if the broker is down
             logger.exception("could not enqueue %s(%s)", task_name, series_id)
+
+    transaction.on_commit(enqueue)
+
+
+@receiver(series_corrected, dispatch_uid="ratings.rerate_corrected_series")
+def on_series_corrected(sender: Any, series_id: int, **kwargs: Any) -> None:
+    """A series' result was corrected (a tournament director): rate the corrected result
+    in its place (``rerate_series_task``). If the broker is down the ratings keep the old
+    result until a director corrects again; the correction itself is committed and
+    audited."""
+    def enqueue() -> None:
+        from games.ratings import tasks
+
+        try:
+            tasks.rerate_series_task.delay(series_id)
+        except Exception:
+            logger.exception("could not enqueue rerate_series_task(%s)", series_id)
 
     transaction.on_commit(enqueue)

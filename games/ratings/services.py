@@ -18,12 +18,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import selectors
+from games import policy, selectors
 from games.engine import opponents_of
 from games.models import Conduct, Game, Series, Termination
 from games.ratings import maths
@@ -42,6 +43,36 @@ logger = logging.getLogger(__name__)
 # round's time limit or a match's fixed number of games (fewer loss points wins; equal
 # is a tie, recorded but not rated).
 DECIDED = (Termination.COMPLETED, Termination.ROUND_TIME, Termination.GAME_LIMIT)
+
+class Result(NamedTuple):
+    """The result a series is rated and recorded with: winner and goat, "A"/"B"/""."""
+
+    winner: str
+    goat: str
+
+
+def series_result(series: Series) -> Result:
+    """The series' own result, or the one another app corrected it to (a tournament
+    director's correction, read through ``games.policy.corrected_results``: the series
+    itself stays the record of what was played). Every reader of a result takes it from
+    here: the first rating, a replay after a void, a re-rating, the records."""
+    winner = policy.corrected_results([series.pk]).get(series.pk)
+    if winner is None:
+        return Result(series.winner, series.goat)
+    return Result(winner, {"A": "B", "B": "A"}.get(winner, ""))
+
+
+def rated_winners(series: Series, games: list[Game], goat: str) -> list[str]:
+    """The game winners a series is rated on: its games as played, or mirrored when its
+    (corrected) ``goat`` is the team the games favoured (rated the way the leaver rule
+    rates a team deemed to have lost)."""
+    winners = [g.result.winner or "" for g in games]
+    by_games = ("A" if series.loss_points_a > series.loss_points_b
+                else "B" if series.loss_points_b > series.loss_points_a else "")
+    if goat in ("A", "B") and by_games and goat != by_games:
+        return maths.mirrored(winners)
+    return winners
+
 
 def epoch_days(moment: datetime) -> float:
     """``moment`` as days since the Unix epoch (stored so SQL can inflate sigma)."""
@@ -104,17 +135,19 @@ def _process_locked(series: Series) -> None:
     leavers = _leaver_positions(series)
     people = {seat.position: seat.person_id for seat in selectors.roster(series)}
     finished_at = series.finished_at or timezone.now()
+    result = series_result(series)
     ranked = (bool(series.ranked) and all(people.get(p) for p in range(4))
-              and series.goat in ("A", "B"))  # a round-time tie has no goat to rate
+              and result.goat in ("A", "B"))  # a round-time tie has no goat to rate
     if ranked and len(set(people.values())) != 4:
         ranked = False  # one person on two seats cannot be rated against themselves
-    _write_records(series, games, people, leavers, finished_at)
+    _write_records(series, result, games, people, leavers, finished_at)
     if ranked:
-        _rate_locked(series, games, people, leavers, finished_at)
+        _rate_locked(series, result, games, people, leavers, finished_at)
     RatedSeries.objects.create(series=series, rated=ranked)
 
 
-def _write_records(series: Series, games: list[Game], people: dict[int, int | None],
+def _write_records(series: Series, result: Result, games: list[Game],
+                   people: dict[int, int | None],
                    leavers: set[int], finished_at: datetime) -> None:
     """One SeriesRecord per person. ``won``/``goat`` are their team's series result;
     ``left`` only when they have a recorded abandonment in this series; the game counts
@@ -130,8 +163,8 @@ def _write_records(series: Series, games: list[Game], people: dict[int, int | No
         records.append(SeriesRecord(
             series=series, user_id=user_id, position=position, team=team,
             partner_id=people.get(maths.partner_of(position)), ranked=series.ranked,
-            won=series.winner == team, goat=series.goat == team,
-            goat_with_eggs=series.goat == team and series.eggs > 0,
+            won=result.winner == team, goat=result.goat == team,
+            goat_with_eggs=result.goat == team and series.eggs > 0,
             left=user_id in abandoned, games_played=len(own),
             games_by_substitute=len(games) - len(own),
             games_won=sum(1 for r in own if r.winner == team),
@@ -178,7 +211,8 @@ def idle_sigma(rating: Rating, at: datetime) -> float:
     return rating_settings.inflated_sigma(rating.sigma, epoch_days(at) - rating.last_played_day)
 
 
-def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None],
+def _rate_locked(series: Series, rated: Result, games: list[Game],
+                 people: dict[int, int | None],
                  leavers: set[int], finished_at: datetime) -> None:
     conf = rating_settings
     user_ids = [int(people[p]) for p in range(4)]  # type: ignore[arg-type]
@@ -186,8 +220,8 @@ def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None
     start = {p: maths.SeatRating(ratings[user_ids[p]].mu, idle_sigma(ratings[user_ids[p]],
                                                                      finished_at))
              for p in range(4)}
-    winners = [g.result.winner or "" for g in games]
-    outcome = maths.rate_series(conf.model(), start, winners, series.goat, leavers)
+    outcome = maths.rate_series(conf.model(), start,
+                                rated_winners(series, games, rated.goat), rated.goat, leavers)
     day = epoch_days(finished_at)
     changes = []
     for position in range(4):
@@ -195,7 +229,7 @@ def _rate_locked(series: Series, games: list[Game], people: dict[int, int | None
         rating = ratings[user_id]
         result = outcome[position]
         team = maths.team_of(position)
-        won = series.winner == team and result.kind == RatingChange.Kind.RATED
+        won = rated.winner == team and result.kind == RatingChange.Kind.RATED
         change = RatingChange(
             series=series, user_id=user_id, position=position, kind=result.kind, won=won,
             mu_before=rating.mu, sigma_before=rating.sigma,
@@ -308,7 +342,12 @@ def _replay_plan(series_id: int, first_pk: int,
 
 
 def _roll_back_ratings_locked(series_id: int, changes: list[RatingChange],
-                              now: datetime) -> None:
+                              now: datetime, *, rerate: bool = False) -> None:
+    """Take the series out of the ratings, or with ``rerate`` rate it again in its place
+    from the same starting ratings (its result was corrected), then replay every later
+    series that shares a moved player. One path for voids and corrections. Caller holds
+    the series' marker lock; ``changes`` are its rows by position (with ``rerate``, all
+    of them, also rows an earlier correction to a tie took out)."""
     conf = rating_settings
     moved = {c.user_id for c in changes if c.kind != RatingChange.Kind.EXCUSED}
     first_pk = min(c.pk for c in changes)
@@ -323,51 +362,102 @@ def _roll_back_ratings_locked(series_id: int, changes: list[RatingChange],
             break
         ratings = lock_ratings(sorted(needed))
         locked = needed
-    state = {c.user_id: _state_before(c) for c in changes
+    was_active = {c.pk: c.rolled_back_at is None for c in changes}
+    was_won = {c.pk: c.won for c in changes}
+    before = {c.position: _state_at(c) for c in changes}
+    state = {c.user_id: before[c.position] for c in changes
              if c.kind != RatingChange.Kind.EXCUSED}
     model = conf.model()
+    if rerate:
+        _rate_rows(changes, before, state, model)
     for rows in plan:
-        series = Series.objects.get(pk=rows[0].series_id)
-        games = [g for g in Game.objects.filter(series=series, status=Game.Status.FINISHED)
-                 .select_related("result").order_by("number") if hasattr(g, "result")]
-        at = rows[0].created_at
-        before = {r.position: state.get(r.user_id) or _state_before(r) for r in rows}
-        start = {p: maths.SeatRating(st.mu, _idle(st, at)) for p, st in before.items()}
-        outcome = maths.rate_series(model, start, [g.result.winner or "" for g in games],
-                                    series.goat, _leaver_positions(series))
-        day = epoch_days(at)
-        for row in rows:
-            st = before[row.position]
-            row.mu_before, row.sigma_before = st.mu, st.sigma
-            row.last_played_at_before, row.last_played_day_before = \
-                st.last_played_at, st.last_played_day
-            row.display_before = conf.display(st.mu, start[row.position].sigma)
-            result = outcome[row.position]
-            if row.kind == RatingChange.Kind.EXCUSED:
-                row.mu_after, row.sigma_after = st.mu, st.sigma
-                row.display_after = row.display_before
-                continue
-            row.mu_after, row.sigma_after = result.mu, result.sigma
-            row.display_after = conf.display(result.mu, result.sigma)
-            new = _State(result.mu, result.sigma, st.last_played_at, st.last_played_day)
-            if st.last_played_day is None or day >= st.last_played_day:
-                new.last_played_at, new.last_played_day = at, day
-            state[row.user_id] = new
-        RatingChange.objects.bulk_update(rows, [
-            "mu_before", "sigma_before", "last_played_at_before", "last_played_day_before",
-            "display_before", "mu_after", "sigma_after", "display_after"])
+        _rate_rows(rows, {r.position: state.get(r.user_id) or _state_before(r) for r in rows},
+                   state, model)
     people = {c.position: c.user_id for c in changes}
     for user_id, st in state.items():
         rating = ratings[user_id]
         rating.mu, rating.sigma = st.mu, st.sigma
         rating.last_played_at, rating.last_played_day = st.last_played_at, st.last_played_day
+    winner = series_result(Series.objects.get(pk=series_id)).winner
     for change in changes:
-        if change.kind != RatingChange.Kind.EXCUSED:
-            _undo_counters(ratings[change.user_id], change, people)
+        counted = change.kind != RatingChange.Kind.EXCUSED
+        rating = ratings[change.user_id]
+        if rerate:
+            won = winner == maths.team_of(change.position) and \
+                change.kind == RatingChange.Kind.RATED
+            if counted and was_active[change.pk]:
+                rating.series_won = max(0, rating.series_won + int(won) - int(was_won[change.pk]))
+            elif counted:
+                _count_series(rating, change, people, +1, won)
+            change.won, change.rolled_back_at = won, None
+            change.save(update_fields=["won", "rolled_back_at"])
+            continue
+        if counted and was_active[change.pk]:
+            _count_series(rating, change, people, -1, change.won)
         change.rolled_back_at = now
         change.save(update_fields=["rolled_back_at"])
     for user_id in state:
         ratings[user_id].save()
+
+
+def _state_at(change: RatingChange) -> _State:
+    """The player's stored rating just before ``change``'s series: its stored "before"
+    while the row counts (replays keep it current); for a row taken out, the state after
+    the player's previous counted change (or a new player's), as a from-scratch replay
+    would have it."""
+    if change.rolled_back_at is None:
+        return _state_before(change)
+    previous = (RatingChange.objects.filter(user_id=change.user_id, pk__lt=change.pk,
+                                            rolled_back_at__isnull=True)
+                .order_by("-pk").first())
+    if previous is None:
+        return _State(rating_settings.MU, rating_settings.SIGMA, None, None)
+    st = _state_before(previous)
+    if previous.kind == RatingChange.Kind.EXCUSED:
+        return st
+    after = _State(previous.mu_after, previous.sigma_after, st.last_played_at,
+                   st.last_played_day)
+    day = epoch_days(previous.created_at)
+    if st.last_played_day is None or day >= st.last_played_day:
+        after.last_played_at, after.last_played_day = previous.created_at, day
+    return after
+
+
+def _rate_rows(rows: list[RatingChange], before: dict[int, _State],
+               state: dict[int, _State], model: Any) -> None:
+    """Rate one series again from ``before`` (position → stored rating at its start):
+    rewrite its four changes (``rows``, by position) and carry the results into
+    ``state``. Used by a replay and by a corrected series rated in its place."""
+    conf = rating_settings
+    series = Series.objects.get(pk=rows[0].series_id)
+    games = [g for g in Game.objects.filter(series=series, status=Game.Status.FINISHED)
+             .select_related("result").order_by("number") if hasattr(g, "result")]
+    at = rows[0].created_at
+    start = {p: maths.SeatRating(st.mu, _idle(st, at)) for p, st in before.items()}
+    goat = series_result(series).goat
+    outcome = maths.rate_series(model, start, rated_winners(series, games, goat),
+                                goat, _leaver_positions(series))
+    day = epoch_days(at)
+    for row in rows:
+        st = before[row.position]
+        row.mu_before, row.sigma_before = st.mu, st.sigma
+        row.last_played_at_before, row.last_played_day_before = \
+            st.last_played_at, st.last_played_day
+        row.display_before = conf.display(st.mu, start[row.position].sigma)
+        result = outcome[row.position]
+        if row.kind == RatingChange.Kind.EXCUSED:
+            row.mu_after, row.sigma_after = st.mu, st.sigma
+            row.display_after = row.display_before
+            continue
+        row.mu_after, row.sigma_after = result.mu, result.sigma
+        row.display_after = conf.display(result.mu, result.sigma)
+        new = _State(result.mu, result.sigma, st.last_played_at, st.last_played_day)
+        if st.last_played_day is None or day >= st.last_played_day:
+            new.last_played_at, new.last_played_day = at, day
+        state[row.user_id] = new
+    RatingChange.objects.bulk_update(rows, [
+        "mu_before", "sigma_before", "last_played_at_before", "last_played_day_before",
+        "display_before", "mu_after", "sigma_after", "display_after"])
 
 
 def _idle(state: _State, at: datetime) -> float:
@@ -376,16 +466,66 @@ def _idle(state: _State, at: datetime) -> float:
     return rating_settings.inflated_sigma(state.sigma, epoch_days(at) - state.last_played_day)
 
 
-def _undo_counters(rating: Rating, change: RatingChange, people: dict[int, int]) -> None:
-    """Take the voided series out of the counters and contacts (the values are restored
-    by the replay). Caller holds the rating's lock and saves it."""
-    rating.series_rated = max(0, rating.series_rated - 1)
-    rating.series_won = max(0, rating.series_won - int(change.won))
+def _count_series(rating: Rating, change: RatingChange, people: dict[int, int],
+                  sign: int, won: bool) -> None:
+    """Take a series out of the counters and contacts (``sign`` -1: a void, a correction
+    to a tie) or put it back (+1: corrected to a win again); the values come from the
+    replay. Caller holds the rating's lock and saves it."""
+    rating.series_rated = max(0, rating.series_rated + sign)
+    rating.series_won = max(0, rating.series_won + sign * int(won))
     position = change.position
     partner = people.get(maths.partner_of(position))
     opponents = [people[q] for q in opponents_of(position) if q in people]
-    _bump_contacts(rating.user_id, [partner] if partner else [], opponents, -1)
+    _bump_contacts(rating.user_id, [partner] if partner else [], opponents, sign)
     rating.partners, rating.opponents = _count_contacts(rating.user_id)
+
+
+def rerate_series(series_id: int) -> bool:
+    """A series' result was corrected (``series_corrected``: a tournament director's tool;
+    the corrected result is read through :func:`series_result`): rate the corrected
+    result in the series' place, exactly.
+
+    Afterwards every rating is what it would be had the series ended with the corrected
+    result: its players start again from their ratings before it, it is rated with its
+    new goat (on the mirrored games when the result goes against them), and every later
+    series sharing a moved player is replayed in order (the void's rollback path). A
+    correction to a tie (no goat) takes it out of the ratings like a void, keeping its
+    records; a later correction to a win puts it back in its place. The records and
+    monthly boards follow the corrected result. A series a moderator voided stays void,
+    and a series not processed yet needs nothing (``rate_series`` reads the corrected
+    result). Returns True when it changed something.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        marker = RatedSeries.objects.select_for_update().filter(series_id=series_id).first()
+        series = Series.objects.filter(pk=series_id).first()
+        if (marker is None or series is None or marker.rolled_back_at is not None
+                or series.status != Series.Status.FINISHED
+                or series.termination not in DECIDED):
+            return False
+        result = series_result(series)
+        _correct_records_locked(series, result)
+        changes = list(RatingChange.objects.filter(series_id=series_id).order_by("position"))
+        if changes and result.goat in ("A", "B"):
+            _roll_back_ratings_locked(series_id, changes, now, rerate=True)
+        elif changes:
+            active = [c for c in changes if c.rolled_back_at is None]
+            if active:
+                _roll_back_ratings_locked(series_id, active, now)
+    return True
+
+
+def _correct_records_locked(series: Series, result: Result) -> None:
+    """The series' records and this month's boards follow its corrected result."""
+    for record in SeriesRecord.objects.filter(series=series, voided=False):
+        if record.ranked:
+            _bump_month(record.user_id, month_start(record.finished_at), record, -1)
+        record.won = result.winner == record.team
+        record.goat = result.goat == record.team
+        record.goat_with_eggs = record.goat and series.eggs > 0
+        record.save(update_fields=["won", "goat", "goat_with_eggs"])
+        if record.ranked:
+            _bump_month(record.user_id, month_start(record.finished_at), record, +1)
 
 
 def unprocessed_series_ids(limit: int = 50) -> list[int]:

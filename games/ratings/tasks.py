@@ -33,6 +33,18 @@ def rollback_series_task(series_id: object) -> bool:
     return services.rollback_series(series_id)
 
 
+@shared_task(name="ratings.rerate_series", acks_late=True, reject_on_worker_lost=True,
+             ignore_result=True)
+def rerate_series_task(series_id: object) -> bool:
+    """Rate a corrected series' new result in its place (no-op if nothing to do)."""
+    if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
+        logger.warning("rerate_series_task refused series_id=%r", series_id)
+        return False
+    from games.ratings import services
+
+    return services.rerate_series(series_id)
+
+
 @shared_task(name="ratings.sweep", acks_late=False, ignore_result=True, expires=60)
 def ratings_sweep_task() -> int:
     """The beat backstop: process finished series whose task was lost."""

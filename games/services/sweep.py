@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
+from games import policy
 from games import presence as presence_store
 from games.conf import game_settings
 from games.models import Game, Seat, Series, Table, Termination
@@ -136,7 +137,9 @@ def close_empty_tables(now: datetime | None = None) -> int:
     """Tables no person has had open for 5 minutes are closed as abandoned.
 
     A table of four bots is a show table, not an empty one: it plays its series out
-    with nobody watching (issue 6). The series being played ends through the finisher
+    with nobody watching (issue 6). A table another app holds open on purpose
+    (``games.policy.held_tables``: a tournament round's table until its check-in
+    deadline) is left alone too. The series being played ends through the finisher
     with the reason ``abandoned``.
     """
     now = now or timezone.now()
@@ -144,9 +147,10 @@ def close_empty_tables(now: datetime | None = None) -> int:
     ids = list(Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING],
                                     updated_at__lt=stale)
                .order_by("updated_at").values_list("id", flat=True)[:BATCH * 10])
+    held = policy.held_tables(ids, now)
     closed = 0
     for table_id in ids:
-        if _all_bots(table_id):
+        if table_id in held or _all_bots(table_id):
             continue
         with transaction.atomic():
             table = locks.lock_table(table_id)

@@ -9,4 +9,13 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.tournaments import receivers  # noqa: F401 - connects the receivers
+        from games import policy
+        from games.tournaments import (
+            receivers,  # noqa: F401 - connects the receivers
+            selectors,
+        )
+
+        # A round's tables wait for their check-in: the empty-table sweep leaves them.
+        policy.register_table_hold(selectors.tables_in_checkin)
+        # A director's corrected result is the one the ratings rate.
+        policy.register_result_corrections(selectors.corrected_results)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -184,3 +185,24 @@ def has_live_entry(user: AbstractBaseUser | AnonymousUser | None) -> bool:
         tournament__status__in=[Tournament.Status.RUNNING, Tournament.Status.CLOSED,
                                 Tournament.Status.REGISTRATION],
         status=Entry.Status.ACTIVE).exists()
+
+
+def tables_in_checkin(table_ids: list[int], now: datetime) -> set[int]:
+    """The tables of ``table_ids`` whose match waits for its round's check-in and whose
+    deadline has not passed: the empty-table sweep must not close them (a table nobody
+    has opened yet is normal then; the deadline settles the no-shows, rounds.py). A
+    ``games.policy`` table hold, registered in apps.py."""
+    return set(Match.objects.filter(
+        table_id__in=table_ids, status=Match.Status.CHECKIN,
+        round__status=Round.Status.CHECKIN, round__checkin_deadline__gt=now,
+    ).values_list("table_id", flat=True))
+
+
+def corrected_results(series_ids: list[int]) -> dict[int, str]:
+    """The winners ("A", "B", or "" for a tie or a double forfeit) a director corrected
+    the matches of these series to: the result the ratings rate (a games.policy
+    result-corrections hook, registered in apps.py). Match side A plays seats 0+2, the
+    series' team A (R1)."""
+    rows = Match.objects.filter(series_id__in=series_ids, corrected=True).values_list(
+        "series_id", "outcome")
+    return {sid: outcome if outcome in ("A", "B") else "" for sid, outcome in rows}

@@ -24,7 +24,13 @@ from games.tournaments import pairing, selectors
 from games.tournaments.models import AuditEntry, Match, Tournament
 from games.tournaments.services import rounds
 from tests.games.helpers import assert_games_verified
-from tests.tournaments.helpers import act, check_in_everybody, enter_pairs, event
+from tests.tournaments.helpers import (
+    act,
+    check_in_everybody,
+    enter_pairs,
+    enter_players,
+    event,
+)
 from tests.waiting import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
@@ -150,4 +156,36 @@ def test_matches_of_a_fixed_number_of_games_end_after_them_on_a_real_worker(
     wait_for(lambda: RatedSeries.objects.filter(
         series__tournament_match__round__tournament=t).count() == 2, 60,
         "the ratings worker to record the game-limit series")
+    assert_games_verified()
+
+
+def test_six_individual_players_with_bots_allowed_play_two_rounds_on_a_real_worker(
+        club_cast, celery_worker):
+    """Six people in an individual event that allows bots: two Casual bot entries fill
+    the second table (no byes). Nobody checks in, so at each check-in deadline (the
+    worker's task) Casual bots take the people's seats, and the worker plays both rounds
+    to the end; the people are placed 1-6, the bots get no place."""
+    t = event(club_cast, fmt="rotation", rounds=2, target=6, bots_allowed=True,
+              checkin_seconds=5, games_limit=2)
+    enter_players(t, club_cast.players[:6])
+    act(t, club_cast.director, "start")
+    took = _run_to_the_end(t, timeout=300)
+    print(f"\n6 individual players + 2 bots, 2 rounds of 2 games: {took:.1f} s on the worker")
+    matches = list(Match.objects.filter(round__tournament=t))
+    assert len(matches) == 4 and not [m for m in matches if m.outcome == "bye"]
+    assert all(m.outcome in ("A", "B", "tie") and not m.forfeit for m in matches)
+    assert all(sorted(m.substitutes) == sorted(
+        p for p, (_e, person) in rounds._people_by_position(m).items() if person)
+        for m in matches), "a bot played every no-show's seat"
+    bots = t.entries.exclude(bot_level="")
+    assert sorted(bots.values_list("name", flat=True)) == ["Bot Casual #1", "Bot Casual #2"]
+    rows = selectors.standings_of(t)
+    assert sorted(r.place for r in rows if not r.entry.is_bot) == [1, 2, 3, 4, 5, 6]
+    assert all(r.place is None for r in rows if r.entry.is_bot)
+    assert all(r.played == 2 for r in rows)
+    series = Series.objects.filter(tournament_match__round__tournament=t)
+    assert series.count() == 4 and all(s.termination == Termination.GAME_LIMIT
+                                       for s in series)
+    actions = Counter(AuditEntry.objects.filter(tournament=t).values_list("action", flat=True))
+    assert actions["match.substitute_bots"] == 4 and actions["entry.bot"] == 2
     assert_games_verified()

@@ -9,13 +9,15 @@ transaction that starts with the tournament's lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.models import Table
+from games import signals
+from games.models import Series, Table
 from games.services import tables as table_service
 from games.services.errors import (
     InvalidRequestError,
@@ -200,10 +202,25 @@ def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> 
     match.forfeit = outcome == "none" or (match.forfeit and data.get("forfeit") != "0")
     match.corrected = True
     match.save(update_fields=["outcome", "loss_a", "loss_b", "forfeit", "corrected"])
+    _announce_correction(match, outcome)
     audit.record(t.club, user, "result.correct", tournament=t, reason=reason,
                  round=match.round.number, match=match.number, before=before,
                  after={"outcome": outcome, "loss_a": loss_a, "loss_b": loss_b})
     return _("Result corrected.")
+
+
+def _announce_correction(match: Match, outcome: str) -> None:
+    """After commit, tell the ratings that the match's series has a corrected result
+    (``series_corrected``): they rate it again in its place, reading the result through
+    ``selectors.corrected_results`` (a games.policy hook). The series itself stays the
+    record of what was played. A match without a series (a forfeit) has nothing to
+    rate; a series not played to a result (abandoned, voted, voided by a moderator)
+    was never rated and the ratings leave it alone."""
+    if match.series_id is None:
+        return
+    series_id, winner = match.series_id, outcome if outcome in ("A", "B") else ""
+    transaction.on_commit(partial(signals.series_corrected.send, sender=Series,
+                                  series_id=series_id, winner=winner))
 
 
 def _current_match(entry: Entry) -> Match | None:

@@ -27,7 +27,9 @@ from games.tournaments.models import Entry, Membership, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
 
-MIN_CHECKIN, MAX_CHECKIN = 5, 300  # the empty-table sweep closes a table left 5 min
+# Up to an hour: the empty-table sweep leaves a round's tables alone until the check-in
+# deadline (selectors.tables_in_checkin, a games.policy table hold).
+MIN_CHECKIN, MAX_CHECKIN = 5, 3600
 MIN_ROUND, MAX_ROUND = 30, 36000
 FORMATS = {"swiss": Tournament.Kind.PAIRS, "round_robin": Tournament.Kind.PAIRS,
            "rotation": Tournament.Kind.INDIVIDUAL, "whist": Tournament.Kind.INDIVIDUAL}
@@ -289,6 +291,23 @@ def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> 
     audit.record(t.club, actor, "entry.bot", tournament=t, entry=entry.name, level=level)
     publish.on_commit_changed(t.pk)
     return entry
+
+
+def fill_with_bots_locked(t: Tournament, number: int, count: int) -> list[Entry]:
+    """Individual rounds with bots allowed: ``count`` Casual bot entries (labelled,
+    never in the prize places, like a director's bot entries) so that the players make
+    whole tables instead of some sitting out with a bye. Entered from round ``number``
+    on and paired like everyone from then on. Caller holds the tournament's lock."""
+    made = []
+    taken = t.entries.exclude(bot_level="").count()
+    label = BotLevel(BotLevel.CASUAL).label
+    for i in range(count):
+        entry = Entry.objects.create(tournament=t, bot_level=BotLevel.CASUAL,
+                                     name=f"Bot {label} #{taken + i + 1}", first_round=number)
+        audit.record(t.club, None, "entry.bot", tournament=t, entry=entry.name,
+                     level=BotLevel.CASUAL, round=number, reason="fills the last table")
+        made.append(entry)
+    return made
 
 
 def member_of(t: Tournament, user: AbstractBaseUser) -> bool:

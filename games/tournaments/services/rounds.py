@@ -52,7 +52,7 @@ from games.services.errors import (
 from games.signals import round_started
 from games.tournaments import emails, pairing, publish, selectors
 from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
-from games.tournaments.services import audit
+from games.tournaments.services import audit, events
 from games.tournaments.services.events import lock_tournament
 
 logger = logging.getLogger(__name__)
@@ -137,6 +137,12 @@ def pair_round_locked(t: Tournament, number: int, actor: AbstractBaseUser | None
         plans = [([a], [b]) for a, b in rr.pairs]
         byes = [rr.bye] if rr.bye is not None else []
     elif t.format == "rotation":
+        if t.bots_allowed and len(active) % 4:
+            # Whole tables with bots rather than byes (bots take no place); without bots
+            # the lowest-ranked eligible players sit out with a bye, rotated.
+            for bot in events.fill_with_bots_locked(t, number, -len(active) % 4):
+                active[bot.pk] = bot
+                ranked.append(bot.pk)
         result_i = pairing.pair_individual(ranked, scores, history["partners"],
                                            history["opponents"], history["byes"], seed)
         plans = [([p0, p2], [p1, p3]) for p0, p1, p2, p3 in result_i.tables]
