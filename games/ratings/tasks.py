@@ -3,46 +3,39 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="ratings.rate_series", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def rate_series_task(series_id: object) -> bool:
-    """Record and rate a finished series once (no-op if already done)."""
-    if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
-        logger.warning("rate_series_task refused series_id=%r", series_id)
-        return False
-    from games.ratings import services
+def _series_task(name: str, service: str, doc: str) -> Any:
+    """A task that takes one series id, refuses (logs, returns False) anything else, and
+    calls ``games.ratings.services.<service>`` (idempotent: a redelivery is a no-op)."""
 
-    return services.rate_series(series_id)
+    @shared_task(name=name, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+    def task(series_id: object) -> bool:
+        if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
+            logger.warning("%s refused series_id=%r", name, series_id)
+            return False
+        from games.ratings import services
 
+        return bool(getattr(services, service)(series_id))
 
-@shared_task(name="ratings.rollback_series", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def rollback_series_task(series_id: object) -> bool:
-    """Undo the rating a voided series gave (no-op if there is nothing to undo)."""
-    if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
-        logger.warning("rollback_series_task refused series_id=%r", series_id)
-        return False
-    from games.ratings import services
-
-    return services.rollback_series(series_id)
+    task.__doc__ = doc
+    return task
 
 
-@shared_task(name="ratings.rerate_series", acks_late=True, reject_on_worker_lost=True,
-             ignore_result=True)
-def rerate_series_task(series_id: object) -> bool:
-    """Rate a corrected series' new result in its place (no-op if nothing to do)."""
-    if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
-        logger.warning("rerate_series_task refused series_id=%r", series_id)
-        return False
-    from games.ratings import services
-
-    return services.rerate_series(series_id)
+rate_series_task = _series_task(
+    "ratings.rate_series", "rate_series",
+    "Record and rate a finished series once (no-op if already done).")
+rollback_series_task = _series_task(
+    "ratings.rollback_series", "rollback_series",
+    "Undo the rating a voided series gave (no-op if there is nothing to undo).")
+rerate_series_task = _series_task(
+    "ratings.rerate_series", "rerate_series",
+    "Rate a corrected series' new result in its place (no-op if nothing to do).")
 
 
 @shared_task(name="ratings.sweep", acks_late=False, ignore_result=True, expires=60)

@@ -55,22 +55,6 @@ def _verify_messages(doing: str) -> tuple[str, str]:
     }.get(doing, (_("Sign in first."), _("Verify your email address first.")))
 
 
-def _verify_messages(doing: str) -> tuple[str, str]:
-    """(sign in to …, verify your address to …) for what the caller is ``doing``: whole
-    sentences, so that each language can build its own."""
-    return {
-        "create a club": (_("Sign in to create a club."),
-                          _("Verify your email address to create a club.")),
-        "join a club": (_("Sign in to join a club."),
-                        _("Verify your email address to join a club.")),
-        "create a tournament": (_("Sign in to create a tournament."),
-                                _("Verify your email address to create a tournament.")),
-        "register": (_("Sign in to register."), _("Verify your email address to register.")),
-        "confirm": (_("Sign in to confirm."), _("Verify your email address to confirm.")),
-        "play": (_("Sign in to play."), _("Verify your email address to play.")),
-    }.get(doing, (_("Sign in first."), _("Verify your email address first.")))
-
-
 def require_verified(user: AbstractBaseUser | None, doing: str) -> AbstractBaseUser:
     from accounts.permissions import has_verified_email
 
