@@ -166,6 +166,13 @@ class Tournament(models.Model):
     def is_pairs(self) -> bool:
         return self.kind == self.Kind.PAIRS
 
+    @property
+    def checkin_minutes(self) -> int | None:
+        """The check-in window in minutes when it is a whole number of them (the page
+        then says "Check-in 20 min"), else None (it says seconds)."""
+        minutes, rest = divmod(self.checkin_seconds, 60)
+        return minutes if minutes and not rest else None
+
 
 class Entry(models.Model):
     """A pair (pairs events) or a player (individual), or a labelled bot entry."""
