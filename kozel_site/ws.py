@@ -1,21 +1,21 @@
 """What every WebSocket consumer of the site shares: how it reaches the database.
 
-Two costs of channels' defaults, measured with ``python -m tests.load play --tables 100``
-(py-spy ``--gil`` on a web process, issue 15):
+Measured with ``python -m tests.load play --tables 100`` (py-spy ``--gil`` on a web
+process, and A/B runs of the same command one after the other; issue 15):
 
 - channels 4.2 runs ``close_old_connections`` before *every* message a consumer handles
   (each frame, each group event), through ``sync_to_async`` on the process's one sync
-  thread: at 100 tables every move's fan-out queued there behind the snapshot builds,
-  14 % of a web process's CPU for hops that close nothing. Our consumers reach the
-  database only through :func:`db_call`, which closes old connections before and after
-  each call itself (channels' ``DatabaseSyncToAsync``), so :class:`SiteSocket`
-  skips the per-message hop.
-- ``database_sync_to_async`` is thread-sensitive by default: every database call of
-  every socket of a process runs on that same single thread, one after another, so one
-  slow snapshot made every move of the process wait. :func:`db_call` runs on the
-  loop's thread pool instead; each thread has its own connection (CONN_MAX_AGE), and
-  the services lock the rows they change (games/services/locks.py), so nothing relied
-  on the single thread's ordering. One consumer still awaits its calls one at a time.
+  thread: at 100 tables every move's fan-out queued there behind the moves and the
+  snapshot builds, 14 % of a web process's CPU for hops that close nothing. Our
+  consumers reach the database only through :func:`db_call`, which closes old
+  connections before and after each call itself (channels' ``DatabaseSyncToAsync``), so
+  :class:`SiteSocket` skips the per-message hop. The echo floor went from p50/p99
+  53/2146 ms to 10/180 ms, the move round trip's p50 from 70 to 50 ms.
+- The database calls stay on that one sync thread (thread-sensitive, channels'
+  default). The loop's thread pool was measured too and was worse (move p50 50 → 160 ms,
+  p99 860 → 1390 ms): six threads fought for the GIL and PostgreSQL got four times the
+  connections for the same work. Handing a move's broadcast to the event loop without
+  waiting for Redis changed nothing measurable (p99 856 → 820 ms) and was left out.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ R = TypeVar("R")
 
 
 def db_call(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """``fn`` run on the thread pool, with old connections closed around it."""
-    return database_sync_to_async(fn, thread_sensitive=False)  # type: ignore[return-value]
+    """``fn`` run on the process's sync thread, old connections closed around it: the
+    only way the site's consumers reach the database (see :class:`SiteSocket`)."""
+    return database_sync_to_async(fn)  # type: ignore[return-value]
 
 
 class SiteSocket:
