@@ -1,4 +1,4 @@
-"""The rules engine of Kozel on 4 cards (see RULES.md, R1–R19).
+"""The rules engine of Kozel on 4 cards (rules R1–R19: templates/rules.html).
 
 Pure Python, immutable values, no Django.  Typical use::
 
