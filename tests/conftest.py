@@ -8,6 +8,40 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+FLUSH_ATTEMPTS = 5
+
+
+def _flush_retrying_on_deadlock() -> None:
+    """Retry the database flush that ends a ``transactional_db`` test when PostgreSQL
+    picked it as a deadlock's victim.
+
+    A bot turn that a real worker (or the browser tests' daphne) was still running when
+    the test ended can hold a row lock on one table while the flush's TRUNCATE holds
+    another (seen in CI: "deadlock detected" in the teardown of
+    tests/browser/test_table_replay.py, then every later test met the old rows). The
+    other transaction ends within moments; the retried TRUNCATE waits for it.
+    """
+    from django.core.management.base import CommandError
+    from django.db import OperationalError
+    from django.test import testcases
+
+    original = testcases.TransactionTestCase._fixture_teardown
+
+    def teardown(self: testcases.TransactionTestCase) -> None:
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return original(self)
+            except CommandError as exc:
+                cause = exc.__cause__
+                if attempt == FLUSH_ATTEMPTS or not (
+                        isinstance(cause, OperationalError) and "deadlock" in str(cause)):
+                    raise
+
+    testcases.TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
+
+
+_flush_retrying_on_deadlock()
+
 
 class DealSeeds:
     """The chance of games/services/series.py for one test: a fixed sequence of game
