@@ -515,21 +515,32 @@ def _score_locked(match: Match) -> bool:
     return True
 
 
+def _match_ids(series_id: int, **only: Any) -> tuple[int, int, int] | None:
+    """(match, round, tournament) ids of the match played as ``series_id``, if any (read
+    without a lock: they never change for a match)."""
+    return (Match.objects.filter(series_id=series_id, **only)
+            .values_list("pk", "round_id", "round__tournament_id").first())
+
+
+def _lock_match_rows(match_id: int, round_id: int,
+                     tournament_id: int) -> tuple[Tournament, Round, Match]:
+    """Lock the event, its round, then the match (the tournaments' lock order)."""
+    t = lock_tournament(tournament_id)
+    return (t, Round.objects.select_for_update().get(pk=round_id),
+            Match.objects.select_for_update().get(pk=match_id))
+
+
 def game_finished(series_id: int) -> bool:
     """A game of a match's series has its result: after the event's fixed number of
     games the series ends through the finisher (``game_limit``), decided by fewer loss
     points. Called on commit of the game's end, before the next game is dealt
     (start_next_game then finds the series over and deals nothing)."""
-    ids = (Match.objects.filter(series_id=series_id, status=Match.Status.PLAYING,
-                                round__tournament__games_limit__isnull=False)
-           .values_list("pk", "round_id", "round__tournament_id").first())
+    ids = _match_ids(series_id, status=Match.Status.PLAYING,
+                     round__tournament__games_limit__isnull=False)
     if ids is None:
         return False
-    match_id, round_id, t_id = ids
     with transaction.atomic():
-        t = lock_tournament(t_id)
-        round_ = Round.objects.select_for_update().get(pk=round_id)
-        match = Match.objects.select_for_update().get(pk=match_id)
+        t, round_, match = _lock_match_rows(*ids)
         try:
             table, series = locks.lock_series(series_id)
         except NotFoundError:
@@ -548,15 +559,11 @@ def game_finished(series_id: int) -> bool:
 
 def match_finished(series_id: int) -> bool:
     """A match's series ended (``series_finished``): score it; maybe end the round."""
-    ids = (Match.objects.filter(series_id=series_id)
-           .values_list("pk", "round_id", "round__tournament_id").first())
+    ids = _match_ids(series_id)
     if ids is None:
         return False
-    match_id, round_id, t_id = ids
     with transaction.atomic():
-        t = lock_tournament(t_id)
-        round_ = Round.objects.select_for_update().get(pk=round_id)
-        match = Match.objects.select_for_update().get(pk=match_id)
+        t, round_, match = _lock_match_rows(*ids)
         if not _score_locked(match):
             return False
         _after_match_change(t, round_)
