@@ -19,11 +19,12 @@ from django.utils import translation
 
 from accounts.language import scope_language
 from games import presence as store
-from games import selectors
+from games import selectors, snapshot
 from games.models import Table
 from games.policy import policy, user_group
 from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import ServiceError, StaleVersionError
+from games.shared_reads import SharedReads
 from kozel_site.ws import SiteSocket, db_call
 
 MAX_FRAME_BYTES = 4096
@@ -47,6 +48,17 @@ def _redis_run_id() -> str | None:
 
 def _load_table(table_id: int) -> Table | None:
     return Table.objects.select_related("owner").filter(pk=table_id).first()
+
+
+def _read_facts(table_id: int) -> snapshot.TableFacts | None:
+    table = _load_table(table_id)
+    return None if table is None else snapshot.table_facts(table)
+
+
+# A table's facts, read once per refresh notice for all of this process's sockets at the
+# table (games/shared_reads.py): the notices at a game's end and at the next deal reach
+# every socket of the table at once.
+_shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
 
 
 class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
@@ -76,10 +88,12 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.accept()
         # Every socket of a signed-in user joins their own group, so a sanction reaches
         # open connections at once (a suspension closes them; games/policy.py).
+        self.hidden_ids: set[int] | None = set()
         self.hidden_senders: set[str] | None = set()
+        self.show_spectators = False
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-            self.hidden_senders = await db_call(self._load_hidden_senders)()
+            await db_call(self._load_reader_choices)()
         self.counted = True
         self.redis_run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
         await db_call(presence.connected)(
@@ -168,20 +182,28 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = wanted
         self.position = position
 
-    async def send_snapshot(self) -> None:
-        snapshot = await db_call(self._build_snapshot)()
-        if snapshot is None:
+    async def send_snapshot(self, notice: str | None = None) -> None:
+        """Send this reader's snapshot. For a refresh ``notice`` the table's facts are
+        shared with this process's other sockets told the same (games/snapshot.py); a
+        connect or a resync reads them afresh."""
+        if notice is None:
+            facts = await db_call(_read_facts)(self.table_id)
+        else:
+            facts = await _shared_facts.get(f"{self.table_id}:{notice}",
+                                            lambda: db_call(_read_facts)(self.table_id))
+        if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self._subscribe(snapshot["you"]["position"],
-                              bool(snapshot["you"].get("sees_spectator_chat")))
-        await self.send_json(snapshot)
-
-    def _build_snapshot(self) -> dict[str, Any] | None:
-        table = _load_table(self.table_id)
-        if table is None:
-            return None
-        return selectors.table_snapshot(table, self.user)
+        position = snapshot.position_in(facts, self.user)
+        with_spectators = snapshot.sees_spectator_chat(position, self.show_spectators)
+        lines = snapshot.chat_from_facts(facts, self.hidden_ids, with_spectators)
+        if lines is None:  # this reader filters out too much: read their own lines
+            lines = await db_call(snapshot.reader_chat)(facts.table, self.hidden_ids,
+                                                        with_spectators)
+        frame = snapshot.snapshot_for(facts, self.user, show_spectators=self.show_spectators,
+                                      chat=lines)
+        await self._subscribe(position, with_spectators)
+        await self.send_json(frame)
 
     # --- client frames ---------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -294,7 +316,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                               "turn_deadline": event.get("turn_deadline")})
 
     async def table_refresh(self, event: dict[str, Any]) -> None:
-        await self.send_snapshot()
+        notice = event.get("notice")
+        await self.send_snapshot(notice if isinstance(notice, str) else None)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         hidden = getattr(self, "hidden_senders", set())
@@ -303,14 +326,22 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "chat", "message": selectors.shown_chat(event["message"])})
 
     # --- the user's own group (type "user.closed" -> user_closed) ------------------------
-    def _load_hidden_senders(self) -> set[str] | None:
+    def _load_hidden_senders(self) -> None:
+        """Whose chat lines this reader does not see (a block; None: the table muted), by
+        id for snapshots and by username for live lines."""
         from django.contrib.auth import get_user_model
 
         ids = policy().hidden_chat_senders(self.user, self.table_id)
-        if ids is None:
-            return None
-        return set(get_user_model().objects.filter(pk__in=ids)
-                   .values_list("username", flat=True))
+        self.hidden_ids = ids
+        self.hidden_senders = None if ids is None else set(
+            get_user_model().objects.filter(pk__in=ids).values_list("username", flat=True))
+
+    def _load_reader_choices(self) -> None:
+        """This reader's own choices, kept on the socket so that a snapshot needs no
+        query of its own; reloaded when they change (``user_chat_filter``,
+        ``user_chat_settings``)."""
+        self._load_hidden_senders()
+        self.show_spectators = snapshot.shows_spectator_chat(self.user)
 
     async def user_closed(self, event: dict[str, Any]) -> None:
         """A moderator suspended this account: the socket closes at once."""
@@ -322,12 +353,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     async def user_chat_filter(self, event: dict[str, Any]) -> None:
         """The user blocked someone or muted a table's chat: reload whom to leave out, and
         say so (the page can show that this table's chat is muted)."""
-        self.hidden_senders = await db_call(self._load_hidden_senders)()
+        await db_call(self._load_hidden_senders)()
         await self.send_json({"type": "chat_filter", "muted": self.hidden_senders is None})
 
     async def user_chat_settings(self, event: dict[str, Any]) -> None:
         """This user showed or hid the spectators' chat (on any of their screens): join
         or leave it, and send the chat as it now reads."""
+        self.show_spectators = await db_call(snapshot.shows_spectator_chat)(self.user)
         await self.send_snapshot()
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:

@@ -11,12 +11,8 @@ from django.utils.translation import gettext
 
 from games import engine
 from games.models import (
-    BOT_NAMES,
     ChatMessage,
-    ChatPreference,
-    Conduct,
     Game,
-    GameResult,
     Seat,
     Series,
     SeriesSeat,
@@ -169,26 +165,6 @@ def may_view_table(table: Table, user: AbstractBaseUser | None, invited: set[int
     return table.owner_id == user.pk or Seat.objects.filter(table=table, user=user).exists()
 
 
-def _seat_dict(seat: Seat) -> dict[str, Any]:
-    return {
-        "position": seat.position,
-        "team": seat.team,
-        "name": None if seat.is_empty else seat.occupant_label,
-        "user": seat.user.username if seat.user_id else None,
-        "bot_level": seat.bot_level,
-    }
-
-
-def _result_dict(result: GameResult) -> dict[str, Any]:
-    return {
-        "points": {"A": result.points_a, "B": result.points_b},
-        "tricks": {"A": result.tricks_a, "B": result.tricks_b},
-        "loss_points": {"A": result.loss_points_a, "B": result.loss_points_b},
-        "eggs": result.eggs,
-        "winner": result.winner or None,
-    }
-
-
 def series_dict(series: Series) -> dict[str, Any]:
     return {
         "id": series.pk,
@@ -228,162 +204,9 @@ def shown_chat(line: dict[str, Any]) -> dict[str, Any]:
     return {**line, "text": gettext(line["text"])} if line.get("preset") else line
 
 
-def game_view(game: Game, position: int | None) -> dict[str, Any]:
-    """The engine's view of ``game`` for ``position`` (None: the public view), R19."""
-    state = engine.GameState.from_dict(game.state)
-    view = engine.observe(state, position) if position is not None else engine.public_view(state)
-    return view.to_dict()
-
-
-def _connections(table_id: int) -> list[Any]:
-    from games import presence
-
-    try:
-        return presence.live(table_id)
-    except Exception:  # noqa: BLE001 - presence is advisory: a snapshot still renders
-        return []
-
-
 def spectator_count(connections: list[Any], seated_user_ids: set[int]) -> int:
     """Open sockets that are not a seated player's."""
     return sum(1 for c in connections if c.user_id is None or c.user_id not in seated_user_ids)
-
-
-def _away_notice(series: Series, user: AbstractBaseUser) -> dict[str, Any] | None:
-    """Why a substitute bot plays ``user``'s seat, in plain words (UX: never wonder)."""
-    position = away_position(series, user)
-    if position is None:
-        return None
-    conduct = (Conduct.objects.filter(series=series, user=user, kind=Conduct.Kind.ABANDON)
-               .order_by("-created_at").first())
-    why = {
-        Conduct.Reason.TIMEOUTS: gettext("your time ran out twice in a row"),
-        Conduct.Reason.DISCONNECT: gettext("you were away for 60 seconds on your turn"),
-    }.get(conduct.reason if conduct else "", gettext("you left the table"))
-    if roster_seat(series, position).gave_up:
-        text = gettext("You left this series to play elsewhere; a bot plays your old seat.")
-    elif series.ranked:
-        text = gettext("A bot has played your seat since %(why)s. At a ranked table a seat "
-                       "you leave cannot be taken back (the leaver rule): the bot plays it to "
-                       "the end of the series, and the series counts as a loss for your "
-                       "rating.") % {"why": why}
-    else:
-        text = gettext("A bot kept your seat warm because %(why)s.") % {"why": why}
-    return {"position": position, "reason": conduct.reason if conduct else "",
-            "ranked": series.ranked, "gave_up": roster_seat(series, position).gave_up,
-            "text": text}
-
-
-def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any]:
-    """The ``snapshot`` frame of games/WEBSOCKET.md for ``user`` at ``table``."""
-    series = current_series(table)
-    game = current_game(series)
-    position = position_of(table, series, user)
-    seats = list(Seat.objects.filter(table=table).select_related("user__profile")
-                 .order_by("position"))
-    connections = _connections(table.pk)
-    online = {c.user_id for c in connections if c.user_id}
-    playing = series is not None and series.status == Series.Status.PLAYING
-    if playing:
-        assert series is not None
-        names = {s.user_id: s for s in seats if s.user_id}
-        seat_list = [{"position": r.position, "team": engine.team_of(r.position),
-                      "name": _live_name(names, r), "bot_level": r.bot_level,
-                      "user": _username(names, r), "away": bool(r.away_user_id),
-                      "connected": bool(r.bot_level) or r.user_id in online}
-                     for r in roster(series)]
-        seated = {r.person_id for r in roster(series) if r.person_id}
-    else:
-        seat_list = [{**_seat_dict(s), "away": False,
-                      "connected": s.is_bot or (s.user_id is not None and s.user_id in online)}
-                     for s in seats]
-        seated = {s.user_id for s in seats if s.user_id}
-    signed_in = user is not None and user.is_authenticated
-    away = _away_notice(series, user) if playing and signed_in else None  # type: ignore[arg-type]
-    is_owner = bool(signed_in and table.owner_id == user.pk)  # type: ignore[union-attr]
-    games: list[dict[str, Any]] = []
-    if series is not None:
-        # Played-out games, those of a voided series too (marked ``void``).
-        for g in (series.games.filter(status__in=[Game.Status.FINISHED, Game.Status.VOIDED],
-                                      result__isnull=False).select_related("result")):
-            games.append({"id": g.pk, "number": g.number, "void": g.is_void,
-                          **_result_dict(g.result)})
-    # The spectators' chat: every spectator reads it, a seated player only by choice.
-    show_spectators = shows_spectator_chat(user)
-    sees_spectators = position is None or show_spectators
-    chat = _visible_chat(table, user, sees_spectators)
-    view = game_view(game, position) if game is not None else None
-    return {
-        "type": "snapshot",
-        "table": {
-            "id": table.pk, "name": table.name, "kind": table.kind,
-            "visibility": table.visibility, "status": table.status,
-            "turn_seconds": table.turn_seconds, "series_target": table.series_target,
-            "owner": table.owner.username, "start_when_full": table.start_when_full,
-            "invite_url": f"/t/{table.invite_token}/" if is_owner and table.is_private else None,
-            "spectators": spectator_count(connections, seated),
-        },
-        "seats": seat_list,
-        "series": series_dict(series) if series is not None else None,
-        "games": games,
-        "game": None if game is None else {
-            "id": game.pk, "number": game.number, "version": game.version,
-            "status": game.status, "view": view, "paused": game.paused,
-            "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
-        },
-        "you": {
-            "user": user.username if signed_in else None,  # type: ignore[union-attr]
-            "position": position,
-            "is_owner": is_owner,
-            "can_act": bool(view and view.get("legal")),
-            "can_reclaim": bool(away and not away["ranked"] and not away["gave_up"]),
-            "away": away,
-            "show_spectator_chat": show_spectators,
-            "sees_spectator_chat": sees_spectators,
-        },
-        "chat": [shown_chat(chat_dict(m, ranked=table.kind == Table.Kind.RANKED))
-                 for m in reversed(chat)],
-    }
-
-
-def shows_spectator_chat(user: AbstractBaseUser | None) -> bool:
-    """Whether ``user`` chose to read the spectators' chat while seated (default: no)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return ChatPreference.objects.filter(user=user, show_spectators=True).exists()
-
-
-def _visible_chat(table: Table, user: AbstractBaseUser | None,
-                  with_spectators: bool = True) -> list[ChatMessage]:
-    """The latest chat lines ``user`` sees: not hidden by a moderator, and not from
-    someone they blocked (none when they muted this table's chat; games/policy.py);
-    the spectators' lines only when ``with_spectators``."""
-    from games.policy import policy
-
-    hidden = policy().hidden_chat_senders(user, table.pk)
-    if hidden is None:
-        return []
-    rows = ChatMessage.objects.filter(table=table, hidden=False)
-    if not with_spectators:
-        rows = rows.filter(channel=ChatMessage.Channel.PLAYERS)
-    return list(rows.exclude(user_id__in=hidden)
-                .select_related("user__profile").order_by("-created_at")[:CHAT_BACKLOG])
-
-
-def _live_name(people: dict[int, Seat], seat: SeriesSeat) -> str:
-    """A person's current public name (a deleted account reads "deleted player")."""
-    if seat.user_id is not None and seat.user_id in people:
-        return people[seat.user_id].occupant_label
-    if seat.bot_level and seat.away_user_id:
-        return f"{BOT_NAMES[seat.position]} (for {seat.name})"
-    return seat.name
-
-
-def _username(people: dict[int, Seat], seat: SeriesSeat) -> str | None:
-    person = seat.person_id
-    if person is not None and person in people:
-        return people[person].user.username
-    return None
 
 
 def replay_frames(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:

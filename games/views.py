@@ -20,6 +20,7 @@ from games.services import clock as clock_service
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.services.errors import ServiceError
+from games.snapshot import table_snapshot
 
 
 def _invited(request: HttpRequest) -> set[int]:
@@ -88,7 +89,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _viewable_table(request, table_id)
-    snapshot = selectors.table_snapshot(table, request.user)
+    snapshot = table_snapshot(table, request.user)
     return render(request, "games/table.html", {
         "table": table,
         "initial_snapshot": snapshot,

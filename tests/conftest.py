@@ -135,7 +135,8 @@ def fresh_channel_layer() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_live_state() -> Iterator[None]:
-    """Forget presence entries and enqueue markers (Redis) after each test.
+    """Forget presence entries, enqueue and re-announce markers and chat rate windows
+    (Redis) after each test.
 
     Row ids come back after a rolled-back test (SQLite), and a later test's game with
     the same id must not find the earlier one's "bot turn already queued" marker or its
@@ -149,7 +150,9 @@ def fresh_live_state() -> Iterator[None]:
     try:
         client = presence.client()
         for pattern in (f"{settings.REDIS_PREFIX}:presence:*",
-                        f"{settings.REDIS_PREFIX}:cache:*:due:*"):
+                        f"{settings.REDIS_PREFIX}:cache:*:due:*",
+                        f"{settings.REDIS_PREFIX}:cache:*:reannounce:*",
+                        f"{settings.REDIS_PREFIX}:cache:*:chat-rate:*"):
             keys = list(client.scan_iter(match=pattern, count=500))
             if keys:
                 client.delete(*keys)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -86,8 +87,11 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 
 def _table_changed_messages(table_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """The lobby's notice and the table's refresh notice. Each refresh carries a fresh
+    ``notice`` id: the sockets of one web process that receive the same notice read the
+    table's facts once between them (games/snapshot.py, games/consumers.py)."""
     return [(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id}),
-            (table_group(table_id), {"type": "table.refresh"})]
+            (table_group(table_id), {"type": "table.refresh", "notice": uuid.uuid4().hex})]
 
 
 def table_changed(table_id: int) -> None:

@@ -186,7 +186,7 @@ def ranked_table(cast):
 
 
 def test_a_ranked_leaver_is_told_what_happened_and_why(cast, ranked_table):
-    from games.selectors import table_snapshot
+    from games.snapshot import table_snapshot
 
     series = series_service.start_series(ranked_table.pk, cast.alice)
     take_over(current_game(series), 1, Conduct.Reason.TIMEOUTS)
@@ -266,7 +266,7 @@ def test_leaving_a_table_of_people_hands_the_seat_to_a_bot_for_good(client, cast
 # --- presence ---------------------------------------------------------------------------
 
 def test_presence_sees_a_player_who_sits_after_opening_the_table(cast, table):
-    from games.selectors import table_snapshot
+    from games.snapshot import table_snapshot
 
     presence.connected(table.pk, "conn-bob", cast.bob)  # bob opens the page, not seated
     tables.take_seat(table.pk, cast.bob, 1)
@@ -275,7 +275,7 @@ def test_presence_sees_a_player_who_sits_after_opening_the_table(cast, table):
 
 
 def test_presence_counts_spectators_from_live_sockets(cast, table):
-    from games.selectors import table_snapshot
+    from games.snapshot import table_snapshot
 
     tables.take_seat(table.pk, cast.alice, 0)
     presence.connected(table.pk, "conn-alice", cast.alice)
@@ -288,7 +288,7 @@ def test_presence_counts_spectators_from_live_sockets(cast, table):
 
 def test_a_socket_that_stops_beating_is_reaped_and_counted_gone(cast, full_table):
     from games import presence as store
-    from games.selectors import table_snapshot
+    from games.snapshot import table_snapshot
 
     series = series_service.start_series(full_table.pk, cast.alice)
     game = current_game(series)

@@ -444,12 +444,12 @@ def _truth(table_ids: list[int]) -> dict[str, Any]:
     the seats shown as connected (from the snapshot a newcomer would get)."""
     from django.contrib.auth.models import AnonymousUser
 
-    from games import presence, selectors
+    from games import presence, snapshot
     from games.models import Table
 
     spectators, connected = {}, {}
     for table in Table.objects.filter(pk__in=table_ids):
-        snap = selectors.table_snapshot(table, AnonymousUser())
+        snap = snapshot.table_snapshot(table, AnonymousUser())
         spectators[table.pk] = snap["table"]["spectators"]
         connected[table.pk] = sum(1 for s in snap["seats"] if s.get("connected"))
     return {"open_sockets": presence.open_socket_count(), "spectators": spectators,
