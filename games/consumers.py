@@ -23,7 +23,7 @@ from games import selectors, snapshot
 from games.models import Table
 from games.policy import policy, user_group
 from games.services import chat, clock, play, presence, publish, votes
-from games.services.errors import ServiceError, StaleVersionError
+from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
 from games.shared_reads import SharedReads
 from kozel_site.ws import SiteSocket, db_call
 
@@ -72,6 +72,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.position = None
+        self.seen_game: int | None = None
+        self.seen_version: int | None = None
         self.groups_joined = []
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
@@ -203,7 +205,17 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         frame = snapshot.snapshot_for(facts, self.user, show_spectators=self.show_spectators,
                                       chat=lines)
         await self._subscribe(position, with_spectators)
+        game = frame["game"]
+        self.seen_game, self.seen_version = (None, None) if game is None else (
+            game["id"], game["version"])
         await self.send_json(frame)
+
+    def _saw(self, game_id: int, version: int) -> None:
+        """The newest version of the current game this socket was sent (see
+        :meth:`_refuse_without_the_database`); an older game's late event is not it."""
+        if game_id == self.seen_game and (self.seen_version is None
+                                          or version > self.seen_version):
+            self.seen_version = version
 
     # --- client frames ---------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -258,6 +270,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_error("invalid", 'An act frame needs "action" and "version".')
             return
         try:
+            self._refuse_without_the_database(content)
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))
@@ -266,6 +279,26 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                                   "current_version": exc.current_version})
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
+
+    def _refuse_without_the_database(self, content: dict[str, Any]) -> None:
+        """Raise the refusal an act is sure to get, from what this socket already knows,
+        so that it never takes the table's lock: a malformed act, an act from a screen
+        that has no seat (a spectator, or a player whose seat a bot keeps), an act on a
+        version older than one this socket has sent (versions only grow).
+
+        Hostile traffic (python -m tests.load fuzz, issue 15) is mostly such frames, and
+        each locked the live table it was sent to, in line with its players' moves. The
+        screen's seat and version come from the last snapshot or event it was sent; a
+        seat taken or given back sends a new snapshot before that screen can act.
+        """
+        _, version = play.check_act(content["action"], content["version"],
+                                    content.get("game_id"))
+        if self.position is None:
+            raise NotYourSeatError(translation.gettext("You do not sit at this game."))
+        game_id = content.get("game_id")
+        if (self.seen_version is not None and version < self.seen_version
+                and game_id in (None, self.seen_game)):
+            raise play.stale_error(self.seen_version, version)
 
     async def on_resync(self, content: dict[str, Any]) -> None:
         await self.send_snapshot()
@@ -311,6 +344,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     # --- group messages (type "table.event" -> table_event) ----------------------------
     async def table_event(self, event: dict[str, Any]) -> None:
+        self._saw(event["game_id"], event["version"])
         await self.send_json({"type": "event", "game_id": event["game_id"],
                               "version": event["version"], "view": event["view"],
                               "turn_deadline": event.get("turn_deadline")})

@@ -59,6 +59,24 @@ def _version(raw: Any) -> int:
     return raw
 
 
+def check_act(action: Any, expected_version: Any,
+              game_id: Any = None) -> tuple[engine.Action, int]:
+    """The checks of an act that need no database (its shape): the parsed action and
+    version, or InvalidRequestError. The live table runs them before anything else."""
+    parsed = parse_action(action)
+    version = _version(expected_version)
+    if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
+        raise InvalidRequestError(_("game_id must be the id of the game you saw."))
+    return parsed, version
+
+
+def stale_error(current_version: int, seen: int) -> StaleVersionError:
+    """The refusal of an act on a version that is not the current one."""
+    return StaleVersionError(
+        _("The game moved on (version %(version)s, you saw %(seen)s); resync and try "
+          "again.") % {"version": current_version, "seen": seen}, current_version)
+
+
 def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
                   expected_version: Any) -> int:
     """A person plays ``action`` on the version they saw. Returns the new version.
@@ -77,10 +95,7 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
     """:func:`submit_action` on the game being played at ``table_id`` (the live table's
     socket knows its table, not always the game). ``game_id``, when given, must be it.
     """
-    parsed = parse_action(action)
-    version = _version(expected_version)
-    if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
-        raise InvalidRequestError(_("game_id must be the id of the game you saw."))
+    parsed, version = check_act(action, expected_version, game_id)
     with transaction.atomic():
         table = locks.lock_table(table_id)
         series, game = locks.lock_current(table)
@@ -109,9 +124,7 @@ def _check_playable(game: Game, expected_version: int) -> None:
     if game.paused:
         raise GameOverError(_("The series is paused; vote to resume it first."))
     if game.version != expected_version:
-        raise StaleVersionError(
-            _("The game moved on (version %(version)s, you saw %(seen)s); resync and try "
-              "again.") % {"version": game.version, "seen": expected_version}, game.version)
+        raise stale_error(game.version, expected_version)
 
 
 def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection, transaction
 
 from games import engine
-from games.models import Move
+from games.models import Move, Table
 from games.services import play, tables
 from games.services import series as series_service
 from kozel_site.asgi import application
@@ -339,3 +342,49 @@ async def test_vote_and_reclaim_frames(cast):
     await alice.send({"type": "reclaim"})
     assert (await alice.receive_type("error"))["code"] == "invalid"
     await alice.close()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql",
+                    reason="SQLite has no row locks to wait on")
+async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
+    """A spectator's act and an act on a version older than one the socket was sent are
+    refused from what the socket knows (issue 15: hostile frames locked live tables).
+    While another transaction holds the table's row lock, both come back at once; the
+    act that does need the lock waits for it."""
+    table, series, game = await seated_series(cast)
+    state = await game_state(game)
+    leader = state.turn
+    action = first_legal(state, leader, "lead").to_dict()
+    lead = await connect(table.pk, cast.seated[leader])
+    await lead.receive_type("snapshot")
+    await submit(game, cast.seated[leader], action, 0)  # version 1 now, sent to `lead`
+    assert (await lead.receive_type("event"))["version"] == 1
+    stranger = await connect(table.pk, cast.charlie)
+    await stranger.receive_type("snapshot")
+
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_table_lock() -> None:
+        with transaction.atomic():
+            Table.objects.select_for_update().get(pk=table.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_table_lock)
+    holder.start()
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, locked.wait, 5)
+        await stranger.send({"type": "act", "action": action, "version": 1})
+        assert (await stranger.receive_type("error", timeout=2))["code"] == "not_your_seat"
+        await lead.send({"type": "act", "action": action, "version": 0})
+        stale = await lead.receive_type("error", timeout=2)
+        assert stale["code"] == "stale" and stale["current_version"] == 1
+        await lead.send({"type": "act", "action": action, "version": 1})
+        assert await lead.communicator.receive_nothing(0.5)  # this one waits for the lock
+    finally:
+        release.set()
+        holder.join()
+    assert (await lead.receive_type("error"))["code"] == "illegal"  # now judged
+    for r in (stranger, lead):
+        await r.close()
