@@ -457,7 +457,9 @@ def _truth(table_ids: list[int]) -> dict[str, Any]:
 
 
 async def _open_many(port_list: list[int], table_ids: list[int], sessions: list[str | None],
-                     count: int) -> list[Any]:
+                     count: int, failures: Counter[str] | None = None) -> list[Any]:
+    """Open ``count`` sockets, 50 at a time, each waiting for its snapshot; those that
+    fail are counted in ``failures`` by the error's name (a 403, a timeout, ...)."""
     opened: list[Any] = []
 
     async def one(i: int) -> None:
@@ -467,8 +469,9 @@ async def _open_many(port_list: list[int], table_ids: list[int], sessions: list[
                                    sessions[i % len(sessions)], timeout=30)
             await asyncio.wait_for(ws.recv(), 30)
             opened.append(ws)
-        except CONNECT_ERRORS:
-            pass
+        except CONNECT_ERRORS as exc:
+            if failures is not None:
+                failures[f"{type(exc).__name__}: {str(exc)[:80]}"] += 1
 
     for start in range(0, count, 50):
         await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
@@ -506,8 +509,10 @@ async def drop(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     out: dict[str, Any] = {"truth": {"open_sockets": truth["open_sockets"],
                                      "spectators": sum(truth["spectators"].values())}}
     begin = time.monotonic()
-    opened = await _open_many(layout.ports, ids, sessions, args.sockets)
+    failed: Counter[str] = Counter()
+    opened = await _open_many(layout.ports, ids, sessions, args.sockets, failed)
     out["opened"] = len(opened)
+    out["open_failures"] = dict(failed.most_common(5))
     out["open_seconds"] = round(time.monotonic() - begin, 1)
     await run.supervise_for(3.0)
     during = await run.orm(_truth, ids)

@@ -47,6 +47,21 @@ def load_average() -> float:
     return float(Path("/proc/loadavg").read_text().split()[0])
 
 
+def cpu_times() -> tuple[int, int]:
+    """(steal, total) jiffies of all CPUs since boot, from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def steal_percent(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """The share of CPU time the hypervisor gave to other machines between two
+    :func:`cpu_times` readings. On a shared host it rises under our own load, and every
+    latency measured while it is high is as much the neighbours' as ours: a run reports
+    it beside its figures, so runs are compared only at a like steal."""
+    total = after[1] - before[1]
+    return round(100.0 * (after[0] - before[0]) / total, 1) if total > 0 else 0.0
+
+
 @dataclass
 class ProcSampler:
     """CPU seconds and peak RSS per named process (summed over restarts), sampled each

@@ -11,7 +11,7 @@ from typing import Any
 from tests.load import fixtures
 from tests.load.clients import Pacing
 from tests.load.layout import OUT, Layout, say
-from tests.load.measure import load_average, print_table, write_json
+from tests.load.measure import cpu_times, load_average, print_table, steal_percent, write_json
 from tests.load.runner import Run
 
 
@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
                 "drop": drop_scenario, "smoke": smoke}[args.scenario]
     started = time.time()
     load_before = load_average()
+    cpu_before = cpu_times()
     try:
         layout.start_services()
         fixtures.setup_django(layout.env())
@@ -40,8 +41,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         layout.stop()
     result = {"scenario": args.scenario, "args": vars(args), "load_1min_before": load_before,
-              "load_1min_after": load_average(), "wall_s": round(time.time() - started, 1),
-              **result}
+              "load_1min_after": load_average(),
+              "cpu_steal_percent": steal_percent(cpu_before, cpu_times()),
+              "wall_s": round(time.time() - started, 1), **result}
     path = write_json(args.scenario, result, OUT)
     _print(result)
     failures = result.get("failures", [])
