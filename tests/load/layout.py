@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kozel_site import embedded_redis
-from kozel_site.run import Child, Supervisor
+from kozel_site.run import WEBSOCKET_CONNECT_TIMEOUT, Child, Supervisor
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / ".run" / "load"
@@ -267,6 +267,7 @@ class Layout:
             self.ports.append(port)
             self.webs.append(self.supervisor.add(
                 f"web{i}", [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                            "--websocket_connect_timeout", WEBSOCKET_CONNECT_TIMEOUT,
                             "tests.load.asgi:application"], env=env,
                 log=self.logs / f"web{i}.log"))
         for i in range(self.workers):
