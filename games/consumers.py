@@ -275,6 +275,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             return
         try:
             self._refuse_without_the_database(content)
+            named = content.get("game_id")
+            if named is not None and named != self.seen_game:
+                await db_call(play.refuse_another_game)(self.table_id, named)
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))

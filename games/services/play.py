@@ -70,6 +70,20 @@ def check_act(action: Any, expected_version: Any,
     return parsed, version
 
 
+def refuse_another_game(table_id: Any, game_id: int) -> None:
+    """An act names a game its socket was not told is the current one: refuse it as the
+    locked path would (GameOverError for an ended game of this table, NotFoundError for
+    a game elsewhere), reading one row without taking a lock; return if it is the game
+    being played here after all. Hostile frames naming other tables' games took the
+    table's lock each (python -m tests.load fuzz, issue 15)."""
+    row = (Game.objects.filter(pk=game_id, series__table_id=table_id)
+           .values("status", "series__status").first())
+    if row is None:
+        raise NotFoundError(_("That game is not at this table."))
+    if row["status"] != Game.Status.PLAYING or row["series__status"] != Series.Status.PLAYING:
+        raise GameOverError(_("That game is over."))
+
+
 def stale_error(current_version: int, seen: int) -> StaleVersionError:
     """The refusal of an act on a version that is not the current one."""
     return StaleVersionError(

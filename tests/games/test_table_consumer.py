@@ -344,11 +344,19 @@ async def test_vote_and_reclaim_frames(cast):
     await alice.close()
 
 
+def _other_tables_game(cast) -> int:
+    table = tables.create_table(cast.bob, tables.TableSettings(name="elsewhere"))
+    for position in range(4):
+        tables.add_bot(table.pk, cast.bob, position, "random")
+    return current_game(series_service.start_series(table.pk, cast.bob)).pk
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql",
                     reason="SQLite has no row locks to wait on")
 async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
-    """A spectator's act and an act on a version older than one the socket was sent are
-    refused from what the socket knows (issue 15: hostile frames locked live tables).
+    """A spectator's act, an act on a version older than one the socket was sent and an
+    act naming another table's game are refused without the table's lock (issue 15:
+    hostile frames locked live tables).
     While another transaction holds the table's row lock, both come back at once; the
     act that does need the lock waits for it."""
     table, series, game = await seated_series(cast)
@@ -361,6 +369,7 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
     assert (await lead.receive_type("event"))["version"] == 1
     stranger = await connect(table.pk, cast.charlie)
     await stranger.receive_type("snapshot")
+    elsewhere = await database_sync_to_async(_other_tables_game)(cast)
 
     locked, release = threading.Event(), threading.Event()
 
@@ -380,6 +389,9 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
         await lead.send({"type": "act", "action": action, "version": 0})
         stale = await lead.receive_type("error", timeout=2)
         assert stale["code"] == "stale" and stale["current_version"] == 1
+        await lead.send({"type": "act", "action": action, "version": 1,
+                         "game_id": elsewhere})
+        assert (await lead.receive_type("error", timeout=2))["code"] == "not_found"
         await lead.send({"type": "act", "action": action, "version": 1})
         assert await lead.communicator.receive_nothing(0.5)  # this one waits for the lock
     finally:
