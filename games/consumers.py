@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -37,7 +36,6 @@ MAX_FLOOD_STRIKES = 5
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
-R = TypeVar("R")
 
 
 def _redis_run_id() -> str | None:
@@ -57,15 +55,10 @@ def _read_facts(table_id: int) -> snapshot.TableFacts | None:
     return None if table is None else snapshot.table_facts(table)
 
 
-def _on_db_thread(fn: Callable[[], R]) -> Awaitable[R]:
-    return db_call(fn)()
-
-
-# A table's facts, read once for all of this process's sockets at the table that need
-# them at the same moment (games/shared_reads.py): the refresh notices at a game's end
-# and at the next deal reach every socket of the table at once, and a crowd of sockets
-# opens at once after a web process restarts.
-_shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads(_on_db_thread)
+# A table's facts, read once per refresh notice for all of this process's sockets at the
+# table (games/shared_reads.py): the notices at a game's end and at the next deal reach
+# every socket of the table at once.
+_shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
 
 
 class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
@@ -192,11 +185,14 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.position = position
 
     async def send_snapshot(self, notice: str | None = None) -> None:
-        """Send this reader's snapshot, from the table's facts as shared with this
-        process's other sockets of the table (games/shared_reads.py says when that is
-        exact; ``notice``: the refresh notice that asked for it)."""
-        table_id = self.table_id
-        facts = await _shared_facts.get(str(table_id), lambda: _read_facts(table_id), notice)
+        """Send this reader's snapshot. For a refresh ``notice`` the table's facts are
+        shared with this process's other sockets told the same (games/snapshot.py); a
+        connect or a resync reads them afresh."""
+        if notice is None:
+            facts = await db_call(_read_facts)(self.table_id)
+        else:
+            facts = await _shared_facts.get(f"{self.table_id}:{notice}",
+                                            lambda: db_call(_read_facts)(self.table_id))
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

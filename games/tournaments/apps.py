@@ -15,6 +15,12 @@ class TournamentsConfig(AppConfig):
             selectors,
         )
 
+        # Imported now, not at the first game's end: the receiver runs on the database
+        # thread of a web process, and importing the pairing (networkx) there held up
+        # every socket of that process for a few hundred ms (py-spy under
+        # python -m tests.load play, issue 15).
+        from games.tournaments.services import rounds  # noqa: F401
+
         # A round's tables wait for their check-in: the empty-table sweep leaves them.
         policy.register_table_hold(selectors.tables_in_checkin)
         # A director's corrected result is the one the ratings rate.

@@ -4,7 +4,6 @@ reader's frame from them with no query of its own (issue 15), still R19-exact.""
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import Counter
 
 import pytest
@@ -96,22 +95,22 @@ def test_players_only_readers_fall_back_when_spectators_fill_the_shared_lines(
 
 
 class RecordingReads(SharedReads):
-    """The consumers' SharedReads, counting who asked for each notice and how often the
+    """The consumers' SharedReads, counting who asked for each key and how often the
     read itself ran (instrumentation around the real thing)."""
 
-    def __init__(self, run) -> None:
-        super().__init__(run)
-        self.asks: Counter[str | None] = Counter()
-        self.reads: Counter[str | None] = Counter()
+    def __init__(self) -> None:
+        super().__init__()
+        self.asks: Counter[str] = Counter()
+        self.reads: Counter[str] = Counter()
 
-    async def get(self, key, read, notice=None):
-        self.asks[notice] += 1
+    async def get(self, key, read):
+        self.asks[key] += 1
 
-        def counted():
-            self.reads[notice] += 1  # the notice of the asker whose read this is
-            return read()
+        async def counted():
+            self.reads[key] += 1
+            return await read()
 
-        return await super().get(key, counted, notice)
+        return await super().get(key, counted)
 
 
 async def _until(condition, seconds: float = 5.0) -> None:
@@ -128,17 +127,18 @@ async def test_one_refresh_notice_is_read_once_for_the_sockets_of_a_process(
     from games import consumers
     from tests.games.test_table_consumer import seated_series
 
-    recording = RecordingReads(consumers._on_db_thread)
+    recording = RecordingReads()
     monkeypatch.setattr(consumers, "_shared_facts", recording)
     table, series, game = await seated_series(cast)
     hands = _hands(await database_sync_to_async(state_of)(game))
     sockets = [await connect(table.pk, user) for user in [*cast.seated, cast.charlie]]
     for socket in sockets:
         await socket.receive_type("snapshot")
+    key = f"{table.pk}:probe"
     await get_channel_layer().group_send(publish.table_group(table.pk),
                                          {"type": "table.refresh", "notice": "probe"})
     try:
-        await _until(lambda: recording.asks["probe"] == len(sockets))
+        await _until(lambda: recording.asks[key] == len(sockets))
         frames = []
         for socket in sockets:  # the last snapshot each socket got (the probe's or later)
             while not await socket.communicator.receive_nothing(0.2):
@@ -147,9 +147,7 @@ async def test_one_refresh_notice_is_read_once_for_the_sockets_of_a_process(
     finally:
         for socket in sockets:
             await socket.close()
-    # Each player's arrival refreshed those already there too, and a probe asker may
-    # share a read of theirs that had not started yet; no probe asker read on its own.
-    assert recording.reads["probe"] <= 1
+    assert recording.reads[key] == 1
     for position, frame in enumerate(frames[:4]):
         assert frame["you"]["position"] == position
         assert set(frame["game"]["view"]["hand"]) == hands[position]
@@ -157,47 +155,27 @@ async def test_one_refresh_notice_is_read_once_for_the_sockets_of_a_process(
     assert not (set().union(*hands) & card_codes_in(frames[4]))
 
 
-async def test_shared_reads_join_a_read_not_started_or_of_the_same_notice_only():
-    """games/shared_reads.py: askers join a read that has not started (it will see what
-    they saw); once it has started, only askers of the same notice may join it."""
-    loop = asyncio.get_running_loop()
-    gate = asyncio.Event()
-    started, release = threading.Event(), threading.Event()
+async def test_shared_reads_run_one_read_per_key_and_keep_no_failure():
+    shared: SharedReads[int] = SharedReads(keep_seconds=60)
     calls: list[str] = []
+    gate = asyncio.Event()
 
-    async def run(fn):
-        await gate.wait()  # the database thread is busy: the read has not started
-        return await loop.run_in_executor(None, fn)
+    async def read(name: str) -> int:
+        calls.append(name)
+        await gate.wait()
+        if name == "bad":
+            raise RuntimeError("database down")
+        return len(calls)
 
-    def read(name: str):
-        def go():
-            calls.append(name)
-            started.set()
-            assert release.wait(5)
-            if name == "bad":
-                raise RuntimeError("database down")
-            return name
-        return go
-
-    shared: SharedReads[str] = SharedReads(run, keep_seconds=60)
-    first = [asyncio.ensure_future(shared.get("t", read("first"), notice="n1")),
-             asyncio.ensure_future(shared.get("t", read("connect"))),
-             asyncio.ensure_future(shared.get("t", read("n2"), notice="n2"))]
+    waiters = [asyncio.ensure_future(shared.get("k", lambda: read("k"))) for _ in range(5)]
+    other = asyncio.ensure_future(shared.get("j", lambda: read("j")))
     await asyncio.sleep(0)
-    first[1].cancel()  # one socket closes while it waits: the others still get it
+    waiters[0].cancel()  # one socket closes while it waits: the others still get it
     gate.set()
-    assert await loop.run_in_executor(None, started.wait, 5)
-    # Started now: a connect or another notice starts the next read; n1 joins this one.
-    late = [asyncio.ensure_future(shared.get("t", read("after start"))),
-            asyncio.ensure_future(shared.get("t", read("n1 late"), notice="n1"))]
-    await asyncio.sleep(0.05)
-    release.set()
-    assert await asyncio.gather(first[0], first[2], *late) == [
-        "first", "first", "after start", "first"]
-    assert calls == ["first", "after start"]
-    assert await shared.get("t", read("n1 later"), notice="n1") == "first"  # kept for n1
-    shared_other: SharedReads[str] = SharedReads(run)
+    results = await asyncio.gather(*waiters[1:], other)
+    assert calls == ["k", "j"] and results == [1, 1, 1, 1, 2]
+    assert await shared.get("k", lambda: read("again")) == 1  # kept: late arrivals
     with pytest.raises(RuntimeError):
-        await shared_other.get("t", read("bad"), notice="x")
+        await shared.get("bad", lambda: read("bad"))
     await asyncio.sleep(0.01)
-    assert len(shared_other) == 0  # a failure is not kept: the next asker reads again
+    assert len(shared) == 2  # "bad" was not kept: the next asker reads again
