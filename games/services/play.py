@@ -114,9 +114,8 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
         table = locks.lock_table(table_id)
         series, game = locks.lock_current(table)
         if game_id is not None and (game is None or game.pk != game_id):
-            if Game.objects.filter(pk=game_id, series__table_id=table.pk).exists():
-                raise GameOverError(_("That game is over."))
-            raise NotFoundError(_("That game is not at this table."))
+            refuse_another_game(table.pk, game_id)
+            raise GameOverError(_("That game is over."))  # not the one being played
         if series is None or game is None:
             raise NoGameError(_("No game is being played at this table."))
         return _act_locked(locks.Locked(table, series, game), user, parsed, version)

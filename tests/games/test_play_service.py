@@ -164,6 +164,32 @@ def test_game_over_refuses_actions_and_series_progresses(series):
     assert series_service.start_next_game(series.pk, game.number) is None  # idempotent
 
 
+def test_an_act_naming_an_ended_game_or_another_tables_is_refused_either_way(series):
+    """The live table's unlocked refusal (play.refuse_another_game, issue 15) and the
+    locked path give the same answers: an ended game of this table is over, a game of
+    another table is not found, and the game being played passes."""
+    from games.services.errors import NotFoundError
+
+    users = users_by_position(series)
+    game = current_game(series)
+    play_out_game(game, users)
+    nxt = series_service.start_next_game(series.pk, game.number)
+    table_id = series.table_id
+    leader = nxt.first_leader
+    act = {"kind": "lead", "cards": [first_legal(state_of(nxt), leader).cards[0].code]}
+    with pytest.raises(GameOverError, match="That game is over"):
+        play.refuse_another_game(table_id, game.pk)
+    with pytest.raises(GameOverError, match="That game is over"):
+        play.submit_table_action(table_id, users[leader], act, nxt.version, game.pk)
+    with pytest.raises(NotFoundError):
+        play.refuse_another_game(table_id + 1000, nxt.pk)
+    with pytest.raises(NotFoundError):
+        play.submit_table_action(table_id, users[leader], act, nxt.version, 10 ** 9)
+    play.refuse_another_game(table_id, nxt.pk)  # the game being played: no refusal
+    assert play.submit_table_action(table_id, users[leader], act, nxt.version,
+                                    nxt.pk) == nxt.version + 1
+
+
 def test_r18_series_runs_to_its_target_and_names_the_goat(cast, table):
     from games.services import tables
 
