@@ -38,3 +38,41 @@ async def test_a_table_socket_handles_frames_and_events_without_the_per_message_
     assert any(seat.get("user") == "owner" for seat in snapshot["seats"])
     await socket.close()
     assert hops == []
+
+
+async def test_a_reply_to_a_socket_that_closed_under_it_is_dropped_not_a_crash():
+    """daphne raises autobahn's ``Disconnected`` when a consumer sends on a socket the
+    client already closed; through ``send_json`` too (CI's load smoke, issue 15). The
+    consumer must go on to its disconnect, with no traceback. The ASGI server is the
+    boundary faked here: its ``send`` refuses every frame after the accept."""
+    import asyncio
+
+    from autobahn.exception import Disconnected
+    from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+    from kozel_site.ws import SiteSocket
+
+    disconnected: list[int] = []
+
+    class Echo(SiteSocket, AsyncJsonWebsocketConsumer):
+        async def receive_json(self, content, **kwargs):  # type: ignore[no-untyped-def]
+            await self.send_json({"echo": content})
+
+        async def disconnect(self, code):  # type: ignore[no-untyped-def]
+            disconnected.append(code)
+
+    inbox: asyncio.Queue[dict[str, object]] = asyncio.Queue()
+    for message in ({"type": "websocket.connect"},
+                    {"type": "websocket.receive", "text": '{"hello": 1}'},
+                    {"type": "websocket.disconnect", "code": 1006}):
+        inbox.put_nowait(message)
+    sent: list[str] = []
+
+    async def server_send(message):  # type: ignore[no-untyped-def]
+        sent.append(message["type"])
+        if message["type"] == "websocket.send":
+            raise Disconnected("Attempt to send on a closed protocol")
+
+    scope = {"type": "websocket", "path": "/ws/echo/", "headers": [], "subprotocols": []}
+    await asyncio.wait_for(Echo.as_asgi()(scope, inbox.get, server_send), 5)
+    assert sent == ["websocket.accept", "websocket.send"] and disconnected == [1006]
