@@ -69,3 +69,13 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """Read one of ``choices``; a typo fails at start-up instead of picking a default."""
+    raw = (os.environ.get(name) or "").strip()
+    if not raw:
+        return default
+    if raw not in choices:
+        raise EnvError(f"{name}={raw!r} is not one of {', '.join(choices)}")
+    return raw

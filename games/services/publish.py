@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import uuid
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -57,13 +58,30 @@ def user_pages_group(user_id: int) -> str:
     return f"user.{user_id}.pages"
 
 
+def _site_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of the web process whose sync thread runs this code (a
+    consumer's ``db_call``), or None: a Celery worker, a management command, a test's
+    own thread. asgiref's ``async_to_sync`` finds that loop the same way."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(local, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send group messages concurrently, in one trip to the event loop; log, never raise:
     a broadcast failure must not undo a commit (clients resync).
 
-    One ``async_to_sync`` per change, not per group: each call from a thread is a hop to
+    One trip per change, not per group: each ``async_to_sync`` from a thread is a hop to
     the loop (in a Celery worker a new loop, and a new Redis connection, every time), and
     five of them in a row were half of a move's time (python -m tests.load, issue 15).
+
+    On a web process the sends are handed to its event loop and the database thread goes
+    on at once: waiting for Redis there was ~5 ms of a move's ~12 ms on that one thread,
+    which every other socket's move waits for (python -m tests.load play). The loop runs
+    the handed sends in the order they were handed, so one process's broadcasts keep
+    their order.
     """
 
     async def send() -> None:
@@ -75,8 +93,12 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
             if isinstance(result, BaseException):
                 logger.error("broadcast to %s failed", group, exc_info=result)
 
+    loop = _site_loop()
     try:
-        async_to_sync(send)()
+        if loop is None:
+            async_to_sync(send)()
+        else:
+            asyncio.run_coroutine_threadsafe(send(), loop)
     except Exception:  # noqa: BLE001 - clients resync; the move is already stored
         logger.exception("broadcast to %s failed", ", ".join(g for g, _ in messages))
 

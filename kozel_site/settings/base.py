@@ -12,7 +12,7 @@ from pathlib import Path
 import dj_database_url
 
 from kozel_site import embedded_redis
-from kozel_site.env import env_bool, env_float, env_int, env_list, env_str
+from kozel_site.env import env_bool, env_choice, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # Runtime files of the embedded defaults (SQLite file, beat schedule); git-ignored.
@@ -117,15 +117,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 
-# KOZEL_CHANNEL_LAYER=pubsub selects channels-redis' pub/sub layer (one PUBLISH per
-# group, one reader per process) instead of the list-based core layer, whose receive pops
-# one message per Redis round trip per process (README, Measuring: the load harness's
-# figures for both). Either is at-most-once; clients resync on a version gap.
-CHANNEL_LAYER_KIND = env_str("KOZEL_CHANNEL_LAYER", "redis") or "redis"
+# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process.
+# KOZEL_CHANNEL_LAYER=redis selects its list-based core layer instead, whose receive pops
+# one message per Redis round trip per process, one after the other: at 100 tables every
+# broadcast queued there (move round trip p50/p99 37/356 ms against 17/231 ms on pub/sub,
+# the echo floor 8/152 against 3/62 ms; README, Measuring). Either is at-most-once;
+# clients resync on a version gap, and a socket resyncs after a Redis restart.
+CHANNEL_LAYER_KIND = env_choice("KOZEL_CHANNEL_LAYER", "pubsub", ("pubsub", "redis"))
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
-                    if CHANNEL_LAYER_KIND == "pubsub" else "channels_redis.core.RedisChannelLayer"),
+                    if CHANNEL_LAYER_KIND != "redis" else "channels_redis.core.RedisChannelLayer"),
         "CONFIG": {
             # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
             # blocking receive on an idle consumer (STACK-NOTES item 1).

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kozel_site.env import EnvError, env_bool, env_float, env_int, env_list
+from kozel_site.env import EnvError, env_bool, env_choice, env_float, env_int, env_list
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,6 +24,16 @@ def test_env_bool_accepts_words_and_rejects_typos(monkeypatch):
         env_bool("X_FLAG", False)
     monkeypatch.delenv("X_FLAG")
     assert env_bool("X_FLAG", True) is True
+
+
+def test_env_choice_names_the_choices_on_a_typo(monkeypatch):
+    monkeypatch.delenv("X_LAYER", raising=False)
+    assert env_choice("X_LAYER", "pubsub", ("pubsub", "redis")) == "pubsub"
+    monkeypatch.setenv("X_LAYER", "redis")
+    assert env_choice("X_LAYER", "pubsub", ("pubsub", "redis")) == "redis"
+    monkeypatch.setenv("X_LAYER", "pubusb")
+    with pytest.raises(EnvError, match="not one of pubsub, redis"):
+        env_choice("X_LAYER", "pubsub", ("pubsub", "redis"))
 
 
 def test_env_numbers_and_lists(monkeypatch):

@@ -13,9 +13,25 @@ from kozel_site.asgi import application
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
 
-def test_channel_layer_is_redis():
-    layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisChannelLayer"
+def test_channel_layer_is_redis_pubsub_by_default_and_core_on_request(monkeypatch):
+    """The site's layer is channels-redis' pub/sub layer on real Redis (issue 15: the
+    list-based core layer queued every broadcast at 100 tables); KOZEL_CHANNEL_LAYER=redis
+    selects the core layer."""
+    from channels_redis.core import RedisChannelLayer
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from kozel_site.settings import base
+
+    assert isinstance(get_channel_layer(), RedisPubSubChannelLayer)
+    monkeypatch.setenv("KOZEL_CHANNEL_LAYER", "redis")
+    import importlib
+
+    try:
+        core = importlib.reload(base).CHANNEL_LAYERS["default"]["BACKEND"]
+    finally:
+        monkeypatch.delenv("KOZEL_CHANNEL_LAYER")
+        importlib.reload(base)
+    assert core == f"{RedisChannelLayer.__module__}.{RedisChannelLayer.__name__}"
 
 
 @pytest.mark.django_db
