@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.models import Game, Move, Series
 from games.selectors import bot_seats, roster_seat, series_position
-from games.services import clock, finish, locks, publish, refusals, schedule
+from games.services import clock, finish, locks, publish, refusals, rows, schedule
 from games.services.errors import (
     GameOverError,
     IllegalActionError,
@@ -111,14 +111,21 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
     """
     parsed, version = check_act(action, expected_version, game_id)
     with transaction.atomic():
-        table = locks.lock_table(table_id)
-        series, game = locks.lock_current(table)
-        if game_id is not None and (game is None or game.pk != game_id):
-            refuse_another_game(table.pk, game_id)
+        # The live table's hot path: one locking statement (games/services/rows.py).
+        locked = (rows.lock_playing(table_id) if isinstance(table_id, int)
+                  and not isinstance(table_id, bool) else None)
+        if locked is None:  # no playing game here: the ORM's locks say exactly why
+            table = locks.lock_table(table_id)
+            series, game = locks.lock_current(table)
+            if series is None or game is None:
+                if game_id is not None:
+                    refuse_another_game(table.pk, game_id)
+                raise NoGameError(_("No game is being played at this table."))
+            locked = locks.Locked(table, series, game)
+        if game_id is not None and locked.game.pk != game_id:
+            refuse_another_game(locked.table.pk, game_id)
             raise GameOverError(_("That game is over."))  # not the one being played
-        if series is None or game is None:
-            raise NoGameError(_("No game is being played at this table."))
-        return _act_locked(locks.Locked(table, series, game), user, parsed, version)
+        return _act_locked(locked, user, parsed, version)
 
 
 def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: engine.Action,
@@ -149,8 +156,8 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     except engine.IllegalActionError as exc:
         raise IllegalActionError(refusals.translate(str(exc))) from None
     game.version += 1
-    Move.objects.create(game=game, seq=game.version, seat=seat, kind=action.kind,
-                        cards=[c.code for c in action.cards], source=source)
+    rows.insert(Move(game=game, seq=game.version, seat=seat, kind=action.kind,
+                     cards=[c.code for c in action.cards], source=source))
     game.state = new_state.to_dict()
     roster_seat_ = roster_seat(series, seat)
     if source == Move.Source.PLAYER:
@@ -158,8 +165,8 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     elif roster_seat_.away_user_id:
         game.substitute_seats |= 1 << seat  # not the absent person's own play
     clock.arm_turn_clock_locked(game, new_state, locked.table)
-    game.save(update_fields=["version", "state", "turn_started_at", "turn_deadline",
-                             "turn_seat", "substitute_seats", "updated_at"])
+    rows.update(game, ["version", "state", "turn_started_at", "turn_deadline", "turn_seat",
+                       "substitute_seats", "updated_at"])
     result = engine.outcome(new_state)
     if result is not None:
         finish.finish_game_locked(locked, new_state, result)

@@ -28,7 +28,6 @@ test runs on PostgreSQL only (CI runs it there and must not skip it).
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -63,19 +62,6 @@ BOT_LEVEL = "casual"
 HEARTBEAT_EVERY = 0.5  # the test settings let an entry live 3 s without a heartbeat
 WATCH_EVERY = 0.2
 FAR_FUTURE = timedelta(hours=1)
-
-
-def _ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
-
-
-@pytest.fixture
-def postgresql(transactional_db: None) -> None:
-    if connection.vendor != "postgresql":
-        if _ci():
-            pytest.fail("CI runs PostgreSQL: the lock-order stress test must run there "
-                        f"(the database is {connection.vendor}).")
-        pytest.skip("needs PostgreSQL (set DATABASE_URL)")
 
 
 # --- the world the threads share ------------------------------------------------------

@@ -1,0 +1,153 @@
+"""A move's rows, read and written with statements built once (issue 15).
+
+Every move of a live table runs the same few statements: lock the table, its playing
+series and that series' current game; read the series' roster; store the Move; update
+the Game. Through the ORM each of them was compiled anew for every move, on the web
+process's one database thread that every other socket's move waits for: ~2.5 ms of a
+move's ~6 ms of Python before any database time, and 8 round trips to PostgreSQL
+(python -m tests.load play; cProfile of ``submit_table_action``). Here each statement
+is built once from the models' metadata and its values go through the same field and
+backend conversions the ORM applies, so the rows read and written are exactly the
+ORM's; the lock, the roster and the series-and-game read take 2 round trips instead
+of 4.
+
+The lock order (locks.py) holds within the one locking statement: PostgreSQL locks the
+rows of ``FOR UPDATE OF t, s, g`` in that order (tests/games/test_lock_order_stress.py
+checks it). On SQLite the IMMEDIATE transaction already serialises every writer and the
+clause is left out, as ``select_for_update`` does there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, Generic, TypeVar
+
+from django.db import connection, models
+
+from games.models import Game, Series, SeriesSeat, Table
+from games.services.locks import Locked
+
+M = TypeVar("M", bound=models.Model)
+Converter = Callable[[Any, Any, Any], Any]
+
+
+class Columns(Generic[M]):
+    """A model's concrete columns in field order, read under a table alias, with the
+    converters the backend applies to each value (as the ORM's compiler does)."""
+
+    def __init__(self, model: type[M], alias: str) -> None:
+        self.model = model
+        self.fields = list(model._meta.concrete_fields)
+        self.attnames = [field.attname for field in self.fields]
+        quote = connection.ops.quote_name
+        self.select = ", ".join(f"{alias}.{quote(field.column)}" for field in self.fields)
+        self.converters: list[tuple[Any, list[Converter]]] = []
+        for field in self.fields:
+            column = field.get_col(alias)
+            self.converters.append((column, connection.ops.get_db_converters(column)
+                                    + field.get_db_converters(connection)))
+
+    def build(self, values: Sequence[Any]) -> M:
+        """A model instance from this model's slice of a row, as ``QuerySet`` makes it."""
+        converted = []
+        for value, (column, converters) in zip(values, self.converters, strict=True):
+            for convert in converters:
+                value = convert(value, column, connection)
+            converted.append(value)
+        return self.model.from_db(connection.alias, self.attnames, converted)
+
+
+class PlayingRead:
+    """The statement that locks a table, its playing series and that series' latest
+    game, and the one that reads a series' roster."""
+
+    def __init__(self) -> None:
+        quote = connection.ops.quote_name
+        self.table = Columns(Table, "t")
+        self.series = Columns(Series, "s")
+        self.game = Columns(Game, "g")
+        self.seat = Columns(SeriesSeat, "r")
+        tables = {model: quote(model._meta.db_table) for model in (Table, Series, Game,
+                                                                      SeriesSeat)}
+
+        def col(model: type[models.Model], name: str) -> str:
+            return quote(model._meta.get_field(name).column)
+
+        series_pk, game_pk, table_pk = (col(m, "id") for m in (Series, Game, Table))
+        self.lock_sql = (
+            f"SELECT {self.table.select}, {self.series.select}, {self.game.select} "
+            f"FROM {tables[Table]} t "
+            f"JOIN {tables[Series]} s ON s.{series_pk} = ("
+            f"SELECT x.{series_pk} FROM {tables[Series]} x "
+            f"WHERE x.{col(Series, 'table')} = t.{table_pk} AND x.{col(Series, 'status')} = %s "
+            f"ORDER BY x.{col(Series, 'number')} DESC LIMIT 1) "
+            f"JOIN {tables[Game]} g ON g.{game_pk} = ("
+            f"SELECT y.{game_pk} FROM {tables[Game]} y "
+            f"WHERE y.{col(Game, 'series')} = s.{series_pk} "
+            f"ORDER BY y.{col(Game, 'number')} DESC LIMIT 1) "
+            f"WHERE t.{table_pk} = %s")
+        if connection.features.has_select_for_update_of:
+            self.lock_sql += " FOR UPDATE OF t, s, g"
+        self.roster_sql = (
+            f"SELECT {self.seat.select} FROM {tables[SeriesSeat]} r "
+            f"WHERE r.{col(SeriesSeat, 'series')} = %s "
+            f"ORDER BY r.{col(SeriesSeat, 'position')}")
+
+    def lock(self, table_id: int) -> Locked | None:
+        with connection.cursor() as cursor:
+            cursor.execute(self.lock_sql, [Series.Status.PLAYING, table_id])
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            n_table, n_series = len(self.table.fields), len(self.series.fields)
+            table = self.table.build(row[:n_table])
+            series = self.series.build(row[n_table:n_table + n_series])
+            game = self.game.build(row[n_table + n_series:])
+            cursor.execute(self.roster_sql, [series.pk])
+            seats = [self.seat.build(values) for values in cursor.fetchall()]
+        series.table = table
+        game.series = series
+        series.__dict__["_roster"] = seats  # selectors.roster reads it from here
+        return Locked(table, series, game)
+
+
+@lru_cache(maxsize=2)
+def _playing_read(vendor: str) -> PlayingRead:
+    return PlayingRead()
+
+
+def lock_playing(table_id: int) -> Locked | None:
+    """Lock ``table_id``'s row, its playing series and that series' latest game, in the
+    lock order, with the series' roster read after the locks; None (nothing locked)
+    when the table has no such series and game or does not exist. Call inside
+    ``transaction.atomic``."""
+    return _playing_read(connection.vendor).lock(table_id)
+
+
+def insert(obj: models.Model) -> None:
+    """``obj.save()`` for a new row whose id nobody reads afterwards (the Move log):
+    one INSERT, no RETURNING, auto fields filled as the ORM fills them."""
+    fields = [field for field in obj._meta.concrete_fields if not field.primary_key]
+    values = [field.get_db_prep_save(field.pre_save(obj, True), connection)
+              for field in fields]
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(obj._meta.db_table)} "
+           f"({', '.join(quote(field.column) for field in fields)}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))})")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+def update(obj: models.Model, field_names: Sequence[str]) -> None:
+    """``obj.save(update_fields=field_names)`` for a row that is known to exist (locked
+    by this transaction): one UPDATE, ``auto_now`` fields set as the ORM sets them."""
+    fields = [obj._meta.get_field(name) for name in field_names]
+    values = [field.get_db_prep_save(field.pre_save(obj, False), connection)  # type: ignore[union-attr]
+              for field in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]
+    sql = (f"UPDATE {quote(obj._meta.db_table)} SET {assignments} "
+           f"WHERE {quote(obj._meta.pk.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, obj.pk])

@@ -1,0 +1,144 @@
+"""The move's rows through fixed statements (games/services/rows.py, issue 15).
+
+The live table's hot path reads and writes its rows without the ORM's compiler: these
+tests hold it to the ORM's own results (the same field values, both ways), to the lock
+order Table → Series → Game inside its one locking statement (PostgreSQL), and to the
+statement count that made it worth having.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import OperationalError, connection, connections, transaction
+from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Game, Move, Series, SeriesSeat, Table
+from games.services import play, rows
+from games.services import series as series_service
+from tests.games.helpers import current_game, first_legal, state_of, users_by_position
+from tests.waiting import wait_for
+
+
+def fields_of(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+@pytest.fixture
+def playing(cast, full_table) -> Series:
+    return series_service.start_series(full_table.pk, cast.alice)
+
+
+def test_lock_playing_reads_exactly_what_the_orm_reads(playing, full_table):
+    game = current_game(playing)
+    Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() + timedelta(seconds=30))
+    with transaction.atomic():
+        locked = rows.lock_playing(full_table.pk)
+    assert locked is not None
+    assert fields_of(locked.table) == fields_of(Table.objects.get(pk=full_table.pk))
+    assert fields_of(locked.series) == fields_of(Series.objects.get(pk=playing.pk))
+    assert fields_of(locked.game) == fields_of(Game.objects.get(pk=game.pk))
+    assert isinstance(locked.game.state, dict) and locked.game.state["format"]  # JSON decoded
+    assert locked.game.turn_deadline.tzinfo is not None
+    orm_roster = SeriesSeat.objects.filter(series=playing).order_by("position")
+    assert [fields_of(s) for s in locked.series.__dict__["_roster"]] == [
+        fields_of(s) for s in orm_roster]
+    assert locked.series.table is locked.table and locked.game.series is locked.series
+
+
+def test_lock_playing_finds_nothing_without_a_playing_game(cast, table):
+    with transaction.atomic():
+        assert rows.lock_playing(table.pk) is None  # no series yet
+        assert rows.lock_playing(10**9) is None  # no such table
+
+
+def test_a_move_is_written_as_the_orm_would_write_it(playing, full_table):
+    game = current_game(playing)
+    state = state_of(game)
+    users = users_by_position(playing)
+    before = Game.objects.get(pk=game.pk).updated_at
+    action = first_legal(state, state.turn)
+    assert play.submit_table_action(full_table.pk, users[state.turn], action.to_dict(), 0) == 1
+    move = Move.objects.get(game=game)
+    assert model_to_dict(move, exclude=["id"]) == {
+        "game": game.pk, "seq": 1, "seat": state.turn, "kind": action.kind,
+        "cards": [c.code for c in action.cards], "source": "player"}
+    assert move.created_at is not None and move.created_at.tzinfo is not None
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.version == 1 and stored.updated_at > before  # auto_now as the ORM sets it
+    assert stored.state == state_of(stored).to_dict()
+    assert stored.turn_seat == state_of(stored).turn
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_takes_six_statements(playing, full_table):
+    """BEGIN, the locking read, the roster, the Move, the Game, COMMIT (was eight: three
+    locking reads and the roster, each compiled by the ORM)."""
+    game = current_game(playing)
+    state = state_of(game)
+    users = users_by_position(playing)
+    action = first_legal(state, state.turn)
+    with CaptureQueriesContext(connection) as queries:
+        play.submit_table_action(full_table.pk, users[state.turn], action.to_dict(), 0)
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    if connection.vendor == "postgresql":
+        assert statements == ["BEGIN", "SELECT", "SELECT", "INSERT", "UPDATE", "COMMIT"]
+    else:
+        assert statements.count("SELECT") == 2 and len(statements) <= 6
+
+
+def test_the_one_locking_statement_takes_table_series_game_in_that_order(postgresql, cast,
+                                                                          full_table):
+    """While another transaction holds the series row, the locking statement waits there
+    holding the table (a third connection cannot take it) and not yet the game (a third
+    connection can): the lock order of games/services/locks.py, in one statement."""
+    playing = series_service.start_series(full_table.pk, cast.alice)
+    game = current_game(playing)
+    holder, probe = connections.create_connection("default"), \
+        connections.create_connection("default")
+    try:
+        holder.set_autocommit(False)
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM games_series WHERE id = %s FOR UPDATE", [playing.pk])
+        result: dict = {}
+        started = threading.Event()
+
+        def lock_in_another_session() -> None:
+            try:
+                started.set()
+                with transaction.atomic():
+                    result["locked"] = rows.lock_playing(full_table.pk)
+            finally:
+                connection.close()
+
+        waiter = threading.Thread(target=lock_in_another_session)
+        waiter.start()
+        started.wait(5)
+
+        def waiting_for_series() -> bool:
+            with probe.cursor() as cursor:
+                # (the statement's text is cut at 1 kB there: its start is its own)
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
+                               " = 'Lock' AND query LIKE %s", ['SELECT t."id", %'])
+                return cursor.fetchone()[0] == 1
+
+        wait_for(waiting_for_series, timeout=10, what="the locking statement waiting")
+        probe.set_autocommit(False)
+        with probe.cursor() as cursor, pytest.raises(OperationalError):
+            cursor.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE NOWAIT",
+                           [full_table.pk])
+        probe.rollback()
+        with probe.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE NOWAIT",
+                           [game.pk])
+        probe.rollback()
+        holder.rollback()
+        waiter.join(10)
+        assert result["locked"].game.pk == game.pk
+    finally:
+        holder.close()
+        probe.close()
