@@ -1,9 +1,10 @@
 """The live table over WebSockets (protocol: games/WEBSOCKET.md).
 
 The consumer does no game logic: it authenticates from ``scope``, checks the frame's
-shape, calls one service through ``db_call`` (kozel_site/ws.py) and maps typed errors to
-``error`` frames. Hidden data is routed by the server into per-seat groups
-(games/services/publish.py); this consumer forwards what its groups receive.
+shape, calls one service through ``db_call`` (what only reads: ``db_read``;
+kozel_site/ws.py) and maps typed errors to ``error`` frames. Hidden data is routed by
+the server into per-seat groups (games/services/publish.py); this consumer forwards
+what its groups receive.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from games.policy import policy, user_group
 from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
 from games.shared_reads import SharedReads
-from kozel_site.ws import SiteSocket, db_call
+from kozel_site.ws import SiteSocket, db_call, db_read
 
 MAX_FRAME_BYTES = 4096
 # Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
@@ -78,13 +79,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
         self.flood_strikes = 0
-        table = await db_call(_load_table)(self.table_id)
+        table = await db_read(_load_table)(self.table_id)
         if table is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         session = self.scope.get("session")
         invited = set(session.get("invited_tables", [])) if session is not None else set()
-        if not await db_call(selectors.may_view_table)(table, self.user, invited):
+        if not await db_read(selectors.may_view_table)(table, self.user, invited):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.accept()
@@ -95,7 +96,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.show_spectators = False
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-            await db_call(self._load_reader_choices)()
+            await db_read(self._load_reader_choices)()
         self.counted = True
         self.redis_run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
         await db_call(presence.connected)(
@@ -121,7 +122,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
         notices, the away line and preset chat lines are all translated here, per socket."""
         if not hasattr(self, "language"):
-            self.language = await db_call(scope_language)(self.scope)
+            self.language = await db_read(scope_language)(self.scope)
         with translation.override(self.language):
             await super().dispatch(message)
 
@@ -189,10 +190,10 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         shared with this process's other sockets told the same (games/snapshot.py); a
         connect or a resync reads them afresh."""
         if notice is None:
-            facts = await db_call(_read_facts)(self.table_id)
+            facts = await db_read(_read_facts)(self.table_id)
         else:
             facts = await _shared_facts.get(f"{self.table_id}:{notice}",
-                                            lambda: db_call(_read_facts)(self.table_id))
+                                            lambda: db_read(_read_facts)(self.table_id))
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -200,7 +201,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         with_spectators = snapshot.sees_spectator_chat(position, self.show_spectators)
         lines = snapshot.chat_from_facts(facts, self.hidden_ids, with_spectators)
         if lines is None:  # this reader filters out too much: read their own lines
-            lines = await db_call(snapshot.reader_chat)(facts.table, self.hidden_ids,
+            lines = await db_read(snapshot.reader_chat)(facts.table, self.hidden_ids,
                                                         with_spectators)
         frame = snapshot.snapshot_for(facts, self.user, show_spectators=self.show_spectators,
                                       chat=lines)
@@ -273,7 +274,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             self._refuse_without_the_database(content)
             named = content.get("game_id")
             if named is not None and named != self.seen_game:
-                await db_call(play.refuse_another_game)(self.table_id, named)
+                await db_read(play.refuse_another_game)(self.table_id, named)
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))
@@ -390,13 +391,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     async def user_chat_filter(self, event: dict[str, Any]) -> None:
         """The user blocked someone or muted a table's chat: reload whom to leave out, and
         say so (the page can show that this table's chat is muted)."""
-        await db_call(self._load_hidden_senders)()
+        await db_read(self._load_hidden_senders)()
         await self.send_json({"type": "chat_filter", "muted": self.hidden_senders is None})
 
     async def user_chat_settings(self, event: dict[str, Any]) -> None:
         """This user showed or hid the spectators' chat (on any of their screens): join
         or leave it, and send the chat as it now reads."""
-        self.show_spectators = await db_call(snapshot.shows_spectator_chat)(self.user)
+        self.show_spectators = await db_read(snapshot.shows_spectator_chat)(self.user)
         await self.send_snapshot()
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:

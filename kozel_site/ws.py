@@ -11,22 +11,29 @@ process, and A/B runs of the same command one after the other; issue 15):
   connections before and after each call itself (channels' ``DatabaseSyncToAsync``), so
   :class:`SiteSocket` skips the per-message hop. The echo floor went from p50/p99
   53/2146 ms to 10/180 ms, the move round trip's p50 from 70 to 50 ms.
-- The database calls stay on that one sync thread (thread-sensitive, channels'
-  default). The loop's thread pool was measured too and was worse (move p50 50 → 160 ms,
-  p99 860 → 1390 ms): six threads fought for the GIL and PostgreSQL got four times the
-  connections for the same work. Handing a move's broadcast to the event loop without
-  waiting for Redis changed nothing measurable (p99 856 → 820 ms) and was left out.
+- The database calls that write stay on that one sync thread (thread-sensitive,
+  channels' default). The loop's thread pool was measured too and was worse (move p50
+  50 → 160 ms, p99 860 → 1390 ms): six threads fought for the GIL and PostgreSQL got
+  four times the connections for the same work.
+- Calls that only read (a table's snapshot facts, who may view it, a reader's chat
+  choices) run on one second thread, :func:`db_read`: when many games end together each
+  process reads every such table's facts (~14 ms each under load), and behind those
+  reads the moves of every other table waited on the one thread (python -m tests.load
+  play: 25 % of that thread's time, the tail of every run).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
+from asgiref.sync import SyncToAsync
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from django.db import close_old_connections
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -36,6 +43,29 @@ def db_call(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``fn`` run on the process's sync thread, old connections closed around it: the
     only way the site's consumers reach the database (see :class:`SiteSocket`)."""
     return database_sync_to_async(fn)  # type: ignore[return-value]
+
+
+_READ_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-read")
+
+
+def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``fn``, which only reads, run on the process's one read thread, old connections
+    closed around it (see the module docstring): never a call that writes, which must
+    queue with the others on :func:`db_call`'s thread.
+
+    The closing runs inside the call: Django keeps a connection in the context the call
+    runs in, which channels' own closing (outside it, in ``thread_handler``) does not
+    see for a thread that is not the sync thread (tests saw the read thread's
+    connections outlive them)."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        close_old_connections()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return SyncToAsync(run, thread_sensitive=False, executor=_READ_THREAD)
 
 
 class SiteSocket:

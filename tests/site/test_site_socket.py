@@ -76,3 +76,21 @@ async def test_a_reply_to_a_socket_that_closed_under_it_is_dropped_not_a_crash()
     scope = {"type": "websocket", "path": "/ws/echo/", "headers": [], "subprotocols": []}
     await asyncio.wait_for(Echo.as_asgi()(scope, inbox.get, server_send), 5)
     assert sent == ["websocket.accept", "websocket.send"] and disconnected == [1006]
+
+
+async def test_a_write_never_waits_behind_a_slow_read():
+    """db_read runs on its own thread: while a read is held up (a table's facts read
+    when many games end together), a move's db_call still runs at once (issue 15)."""
+    import asyncio
+    import threading
+
+    from kozel_site.ws import db_call, db_read
+
+    release = threading.Event()
+    read = asyncio.ensure_future(db_read(release.wait)(10))
+    try:
+        owner = await asyncio.wait_for(db_call(make_user)("writer"), timeout=5)
+        assert owner.pk is not None and not read.done()
+    finally:
+        release.set()
+    assert await read is True
