@@ -98,10 +98,13 @@ async def open_socket(port: int, path: str, session_key: str | None,
 
 @dataclass
 class Pacing:
-    """Think time before an action, seconds (human-like by default)."""
+    """Think time before an action, seconds (human-like by default). Nobody acts before
+    ``go`` is set: the run opens every socket first (tests/load/runner.py), so that the
+    crowd of handshakes is measured on its own and not mixed into the moves' figures."""
 
     low: float = 0.5
     high: float = 2.0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
 
     def think(self) -> float:
         return random.uniform(self.low, self.high) if self.high > 0 else 0.0
@@ -272,6 +275,7 @@ class SeatClient:
         self.think_task = asyncio.ensure_future(self._act_later(self.game_id, self.version))
 
     async def _act_later(self, game_id: int | None, version: int) -> None:
+        await self.pacing.go.wait()
         await asyncio.sleep(self.pacing.think())
         if self.ws is None or game_id is None or (game_id, version) != (self.game_id,
                                                                         self.version):
