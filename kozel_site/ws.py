@@ -14,7 +14,9 @@ process, and A/B runs of the same command one after the other; issue 15):
 - The database calls that write stay on that one sync thread (thread-sensitive,
   channels' default). The loop's thread pool was measured too and was worse (move p50
   50 → 160 ms, p99 860 → 1390 ms): six threads fought for the GIL and PostgreSQL got
-  four times the connections for the same work.
+  four times the connections for the same work. With today's move (mostly waiting for
+  PostgreSQL, games/services/rows.py) two or three writing threads were measured again,
+  and were no better (p50/p99 17/202 and 17/206 ms against 15/162 ms for one thread).
 - Calls that only read (a table's snapshot facts, who may view it, a reader's chat
   choices) run on one second thread, :func:`db_read`: when many games end together each
   process reads every such table's facts (~14 ms each under load), and behind those

@@ -1,11 +1,15 @@
 """The one lock order of live play: **Table → Series → Game** (DESIGN, invariants).
 
 Every transaction that locks more than one of a table, its series and a game takes its
-locks through this module, so they are always taken in that order and two paths can
+locks through this module (or, for a live table's move, through the one statement of
+games/services/rows.py), so they are always taken in that order and two paths can
 never wait on each other in a cycle (a move finishing a series writes the table; the
 empty-table sweep and a vote start from the table or the series). Each row is read
 *under* its lock: callers work on the returned objects and never write a row from a
 copy read before the lock.
+
+That statement, ``FOR UPDATE OF t, s, g``, is locked by PostgreSQL in the order it names
+the rows (tests/games/test_move_rows.py checks it).
 
 On PostgreSQL these are ``SELECT ... FOR UPDATE`` row locks; on SQLite the IMMEDIATE
 transaction (STACK-NOTES 2) already serialises every writer and the locks are no-ops.
