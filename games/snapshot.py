@@ -39,8 +39,6 @@ from games.selectors import (
     CHAT_BACKLOG,
     away_position,
     chat_dict,
-    current_game,
-    current_series,
     roster,
     roster_seat,
     series_dict,
@@ -48,6 +46,7 @@ from games.selectors import (
     shown_chat,
     spectator_count,
 )
+from games.services import rows
 
 # Chat lines read for everybody at once: enough that a reader who blocked a few chatty
 # people or reads only the players' channel still finds CHAT_BACKLOG lines among them;
@@ -134,8 +133,7 @@ class TableFacts:
 
 def table_facts(table: Table) -> TableFacts:
     """Read a table's shared facts (a handful of queries and one Redis read)."""
-    series = current_series(table)
-    game = current_game(series)
+    series, game = rows.latest_series_and_game(table)  # statements built once
     seats = list(Seat.objects.filter(table=table).select_related("user__profile")
                  .order_by("position"))
     games: list[dict[str, Any]] = []

@@ -9,7 +9,8 @@ move's ~6 ms of Python before any database time, and 8 round trips to PostgreSQL
 is built once from the models' metadata and its values go through the same field and
 backend conversions the ORM applies, so the rows read and written are exactly the
 ORM's; the lock, the roster and the series-and-game read take 2 round trips instead
-of 4.
+of 4. A snapshot's facts (games/snapshot.py), read for every table at every game end
+and deal, read the table's latest series, game and roster the same way.
 
 The lock order (locks.py) holds within the one locking statement: PostgreSQL locks the
 rows of ``FOR UPDATE OF t, s, g`` in that order (tests/games/test_lock_order_stress.py
@@ -59,8 +60,10 @@ class Columns(Generic[M]):
 
 
 class PlayingRead:
-    """The statement that locks a table, its playing series and that series' latest
-    game, and the one that reads a series' roster."""
+    """The statements of a table's current series and game: the move's, which locks
+    the table, its playing series and that series' latest game; the snapshot's, which
+    reads the table's latest series (playing or not) and its latest game; and the one
+    that reads a series' roster."""
 
     def __init__(self) -> None:
         quote = connection.ops.quote_name
@@ -75,20 +78,26 @@ class PlayingRead:
             return quote(model._meta.get_field(name).column)
 
         series_pk, game_pk, table_pk = (col(m, "id") for m in (Series, Game, Table))
+        latest_game = (f"SELECT y.{game_pk} FROM {tables[Game]} y "
+                       f"WHERE y.{col(Game, 'series')} = s.{series_pk} "
+                       f"ORDER BY y.{col(Game, 'number')} DESC LIMIT 1")
+        latest_series = (f"SELECT x.{series_pk} FROM {tables[Series]} x "
+                         f"WHERE x.{col(Series, 'table')} = %s{{playing}} "
+                         f"ORDER BY x.{col(Series, 'number')} DESC LIMIT 1")
         self.lock_sql = (
             f"SELECT {self.table.select}, {self.series.select}, {self.game.select} "
             f"FROM {tables[Table]} t "
             f"JOIN {tables[Series]} s ON s.{series_pk} = ("
-            f"SELECT x.{series_pk} FROM {tables[Series]} x "
-            f"WHERE x.{col(Series, 'table')} = t.{table_pk} AND x.{col(Series, 'status')} = %s "
-            f"ORDER BY x.{col(Series, 'number')} DESC LIMIT 1) "
-            f"JOIN {tables[Game]} g ON g.{game_pk} = ("
-            f"SELECT y.{game_pk} FROM {tables[Game]} y "
-            f"WHERE y.{col(Game, 'series')} = s.{series_pk} "
-            f"ORDER BY y.{col(Game, 'number')} DESC LIMIT 1) "
+            + latest_series.replace("%s", f"t.{table_pk}").format(
+                playing=f" AND x.{col(Series, 'status')} = %s")
+            + f") JOIN {tables[Game]} g ON g.{game_pk} = ({latest_game}) "
             f"WHERE t.{table_pk} = %s")
         if connection.features.has_select_for_update_of:
             self.lock_sql += " FOR UPDATE OF t, s, g"
+        self.latest_sql = (
+            f"SELECT {self.series.select}, {self.game.select} FROM {tables[Series]} s "
+            f"LEFT JOIN {tables[Game]} g ON g.{game_pk} = ({latest_game}) "
+            f"WHERE s.{series_pk} = (" + latest_series.format(playing="") + ")")
         self.roster_sql = (
             f"SELECT {self.seat.select} FROM {tables[SeriesSeat]} r "
             f"WHERE r.{col(SeriesSeat, 'series')} = %s "
@@ -100,16 +109,37 @@ class PlayingRead:
             row = cursor.fetchone()
             if row is None:
                 return None
-            n_table, n_series = len(self.table.fields), len(self.series.fields)
+            n_table = len(self.table.fields)
             table = self.table.build(row[:n_table])
-            series = self.series.build(row[n_table:n_table + n_series])
-            game = self.game.build(row[n_table + n_series:])
-            cursor.execute(self.roster_sql, [series.pk])
-            seats = [self.seat.build(values) for values in cursor.fetchall()]
+            series, game = self._series_and_game(cursor, row[n_table:])
+        assert game is not None  # an inner join
         series.table = table
-        game.series = series
-        series.__dict__["_roster"] = seats  # selectors.roster reads it from here
         return Locked(table, series, game)
+
+    def latest(self, table: Table) -> tuple[Series | None, Game | None]:
+        with connection.cursor() as cursor:
+            cursor.execute(self.latest_sql, [table.pk])
+            row = cursor.fetchone()
+            if row is None:
+                return None, None
+            series, game = self._series_and_game(cursor, row)
+        series.table = table
+        return series, game
+
+    def _series_and_game(self, cursor: Any, row: Sequence[Any]) -> tuple[Series,
+                                                                          Game | None]:
+        """The series and game of a row's tail (no game: its columns are NULL), with
+        the series' roster read after them and kept where selectors.roster finds it."""
+        n_series = len(self.series.fields)
+        series = self.series.build(row[:n_series])
+        game_values = row[n_series:]
+        game = None if game_values[0] is None else self.game.build(game_values)
+        if game is not None:
+            game.series = series
+        cursor.execute(self.roster_sql, [series.pk])
+        series.__dict__["_roster"] = [self.seat.build(values)
+                                      for values in cursor.fetchall()]
+        return series, game
 
 
 @lru_cache(maxsize=2)
@@ -123,6 +153,14 @@ def lock_playing(table_id: int) -> Locked | None:
     when the table has no such series and game or does not exist. Call inside
     ``transaction.atomic``."""
     return _playing_read(connection.vendor).lock(table_id)
+
+
+def latest_series_and_game(table: Table) -> tuple[Series | None, Game | None]:
+    """The table's latest series (playing or not) and that series' latest game, as
+    ``selectors.current_series`` and ``current_game`` read them, with the series' roster:
+    a snapshot's facts (games/snapshot.py) are read for every table at every game end
+    and deal, so their statements are built once too."""
+    return _playing_read(connection.vendor).latest(table)
 
 
 def insert(obj: models.Model) -> None:

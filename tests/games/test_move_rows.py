@@ -142,3 +142,25 @@ def test_the_one_locking_statement_takes_table_series_game_in_that_order(postgre
     finally:
         holder.close()
         probe.close()
+
+
+def test_the_snapshots_read_of_series_and_game_is_the_orms(cast, table, full_table):
+    """games/snapshot.py reads the latest series (playing or not) and its latest game,
+    with the roster, through rows.latest_series_and_game: what selectors reads."""
+    from games.selectors import current_game as orm_game
+    from games.selectors import current_series as orm_series
+
+    assert rows.latest_series_and_game(table) == (None, None)  # no series yet
+    playing = series_service.start_series(full_table.pk, cast.alice)
+    Series.objects.create(table=full_table, number=playing.number + 1, target=12,
+                          first_dealer=0, state=playing.state)  # a newer one, no game
+    for expected_series in Series.objects.filter(table=full_table).order_by("-number"):
+        series, game = rows.latest_series_and_game(full_table)
+        assert fields_of(series) == fields_of(orm_series(full_table))
+        assert series.pk == expected_series.pk
+        ormg = orm_game(orm_series(full_table))
+        assert (game is None and ormg is None) or fields_of(game) == fields_of(ormg)
+        assert [fields_of(s) for s in series.__dict__["_roster"]] == [
+            fields_of(s) for s in SeriesSeat.objects.filter(series=series)
+            .order_by("position")]
+        expected_series.delete()
