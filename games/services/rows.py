@@ -81,6 +81,8 @@ class PlayingRead:
         latest_game = (f"SELECT y.{game_pk} FROM {tables[Game]} y "
                        f"WHERE y.{col(Game, 'series')} = s.{series_pk} "
                        f"ORDER BY y.{col(Game, 'number')} DESC LIMIT 1")
+        # The table's latest series: ``%s`` is the table (a parameter, or the locked
+        # row's column), ``{playing}`` the move's "and it is being played".
         latest_series = (f"SELECT x.{series_pk} FROM {tables[Series]} x "
                          f"WHERE x.{col(Series, 'table')} = %s{{playing}} "
                          f"ORDER BY x.{col(Series, 'number')} DESC LIMIT 1")
