@@ -21,6 +21,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--broker", choices=["redis", "rabbitmq"], default="redis")
         p.add_argument("--think", default="0.5-2.0", help="think time range, seconds")
         p.add_argument("--bots", type=int, default=0, help="bot seats per table (0-3)")
+        p.add_argument("--clock", type=int, default=None, choices=[15, 30, 60],
+                       help="a turn clock at every table, seconds (the site's clocks)")
         p.add_argument("--channel-layer", choices=["pubsub", "redis"], default="pubsub",
                        help="channels-redis' core layer or its pub/sub layer")
         p.add_argument("--sweep", type=float, default=None,

@@ -64,9 +64,11 @@ def make_user(username: str) -> Any:
 
 def make_tables(count: int, bots: int = 0, *, label: str = "load", target: int = 6,
                 level: str = "casual", start: bool = True,
-                visibility: str = "public") -> list[TableSpec]:
+                visibility: str = "public", clock: int | None = None) -> list[TableSpec]:
     """``count`` tables of 4 seats: ``bots`` of them bots (positions 1, 3, 2, 0 in that
-    order, so that two bots sit opposite each other), the rest signed-in people."""
+    order, so that two bots sit opposite each other), the rest signed-in people; with a
+    turn ``clock`` of that many seconds, as ranked and tournament tables have (each
+    move then arms the next player's timeout task)."""
     from games.services import series as series_service
     from games.services import tables
 
@@ -76,7 +78,8 @@ def make_tables(count: int, bots: int = 0, *, label: str = "load", target: int =
         people = [make_user(f"{label}{t}p{p}") for p in range(4)]
         owner = people[0]
         table = tables.create_table(owner, tables.TableSettings(
-            name=f"{label} {t}", series_target=target, visibility=visibility))
+            name=f"{label} {t}", series_target=target, visibility=visibility,
+            turn_seconds=clock))
         humans: dict[int, str] = {}
         for position in range(4):
             if position in bot_positions:

@@ -47,8 +47,10 @@ class Run:
 
     # --- setting up -----------------------------------------------------------------------
     async def add_tables(self, count: int, bots: int = 0, label: str = "load",
-                         target: int = 6) -> list[fixtures.TableSpec]:
-        specs = await self.orm(fixtures.make_tables, count, bots, label=label, target=target)
+                         target: int = 6, clock: int | None = None
+                         ) -> list[fixtures.TableSpec]:
+        specs = await self.orm(fixtures.make_tables, count, bots, label=label, target=target,
+                               clock=clock)
         self.specs.extend(specs)
         return specs
 

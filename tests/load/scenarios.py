@@ -90,7 +90,8 @@ def correctness(res: dict[str, Any]) -> list[str]:
 async def _standard(args: argparse.Namespace, layout: Layout, label: str = "load",
                     bots: int | None = None) -> Run:
     run = Run(layout, _pacing(args.think))
-    specs = await run.add_tables(args.tables, args.bots if bots is None else bots, label=label)
+    specs = await run.add_tables(args.tables, args.bots if bots is None else bots, label=label,
+                                 clock=args.clock)
     run.start_monitors()
     run.start_floor()
     run.start_clients(specs)
