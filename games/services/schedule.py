@@ -110,15 +110,22 @@ def disconnect_check(game_id: int, version: int, seconds: float) -> None:
 
 
 def ensure_due_locked(locked: Locked) -> None:
-    """Queue whatever the current version of the game waits for. Caller holds the locks.
+    """Queue whatever the current version of the game waits for. Caller holds the locks."""
+    ensure_due(locked.game, locked.series)
+
+
+def ensure_due(game: Any, series: Any) -> None:
+    """Queue whatever the current version of ``game`` waits for.
 
     Called on the no-op path of every task (it found the game moved on), so that a
-    follow-up lost between a commit and its enqueue is restored without the sweep.
+    follow-up lost between a commit and its enqueue is restored without the sweep. The
+    rows may have been read without a lock (locks.lock_for_task): every enqueue here is
+    claimed once per version, and the task it queues checks its version under the
+    locks, so a row that moved on meanwhile queues nothing wrong.
     """
     from games.models import Game, Series
     from games.selectors import bot_seats
 
-    game, series = locked.game, locked.series
     if series.status != Series.Status.PLAYING:
         return
     if game.status != Game.Status.PLAYING:
