@@ -24,6 +24,23 @@ def start_with_bots(owner, levels=("random", "random", "random"), *, name="Bots"
     return series_service.start_series(table.pk, owner)
 
 
+def clocked_game_after_one_move(cast: Any, seconds: int = 15) -> tuple[Series, Game]:
+    """A casual table with a ``seconds`` turn clock, the cast seated at 0–3, its series
+    started and one move played by the person on turn (the game at version 1)."""
+    from games.services import play
+
+    table = tables.create_table(cast.alice, tables.TableSettings(name="clock",
+                                                                 turn_seconds=seconds))
+    for position, user in enumerate(cast.seated):
+        tables.take_seat(table.pk, user, position)
+    series = series_service.start_series(table.pk, cast.alice)
+    game = current_game(series)
+    state = state_of(game)
+    action = engine.legal_actions(state, state.turn)[0]
+    play.submit_action(game.pk, users_by_position(series)[state.turn], action.to_dict(), 0)
+    return series, game
+
+
 def current_game(series: Series) -> Game:
     return series.games.order_by("-number").first()
 

@@ -12,11 +12,17 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, signals
+from games import signals
 from games.models import Conduct, Game, Move, Series, SeriesSeat, Table, Termination
 from games.services import clock, finish, locks, play, presence, sweep, tables, votes
 from games.services import series as series_service
-from tests.games.helpers import current_game, roster_entry, state_of, users_by_position
+from tests.games.helpers import (
+    clocked_game_after_one_move,
+    current_game,
+    roster_entry,
+    state_of,
+    users_by_position,
+)
 
 
 def bot_table(owner, levels=("random", "random", "random", "random")) -> Table:
@@ -106,15 +112,7 @@ def test_a_stale_task_queues_what_the_current_version_waits_for(
 
 def test_a_stale_timeout_rearms_the_current_clock(cast, empty_queue,
                                                   django_capture_on_commit_callbacks):
-    table = tables.create_table(cast.alice, tables.TableSettings(name="clock", turn_seconds=15))
-    for position, user in enumerate(cast.seated):
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, cast.alice)
-    game = current_game(series)
-    users = users_by_position(series)
-    state = state_of(game)
-    action = engine.legal_actions(state, state.turn)[0]
-    play.submit_action(game.pk, users[state.turn], action.to_dict(), 0)
+    _series, game = clocked_game_after_one_move(cast)
     assert queued_tasks() == []  # the new turn's timeout task was lost
     with django_capture_on_commit_callbacks(execute=True):
         assert clock.play_timeout(game.pk, 0) is None

@@ -9,27 +9,19 @@ import threading
 
 from django.db import connection, connections
 
-from games import engine
-from games.services import clock, play, tables
-from games.services import series as series_service
-from tests.games.helpers import current_game, state_of, users_by_position
+from games.services import clock
+from tests.games.helpers import clocked_game_after_one_move, current_game
 from tests.waiting import wait_for
 
 
 def test_a_stale_timeout_is_dropped_while_a_move_holds_the_table(postgresql, cast):
-    table = tables.create_table(cast.alice, tables.TableSettings(name="clock", turn_seconds=15))
-    for position, user in enumerate(cast.seated):
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, cast.alice)
-    game = current_game(series)
-    state = state_of(game)
-    play.submit_action(game.pk, users_by_position(series)[state.turn],
-                       engine.legal_actions(state, state.turn)[0].to_dict(), 0)
+    series, game = clocked_game_after_one_move(cast)
+    table_id = series.table_id
     holder = connections.create_connection("default")  # a move in progress at the table
     try:
         holder.set_autocommit(False)
         with holder.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table.pk])
+            cursor.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [table_id])
         outcome: dict = {}
 
         def timeout_task_of_version_0() -> None:
