@@ -24,7 +24,7 @@ from games.services import series as series_service
 
 BATCH = 50
 # How late a bot turn or a next game may be before the sweep does it itself. A task held
-# by a SIGKILLed worker comes back on Redis only after the visibility timeout (30 s), so
+# by a SIGKILLed worker comes back on Redis only after the visibility timeout (90 s), so
 # this grace plus the sweep's period (1 s) is what such a table waits: measured with
 # `python -m tests.load faults --kill worker` (issue 15; 5 s made it wait 6-10 s).
 STALL_GRACE = timedelta(seconds=2)
