@@ -291,6 +291,8 @@ def player_thread(number: int, world: World, tally: Tally, deadline: float) -> N
     try:
         while time.monotonic() < deadline:
             table_ids = [t for t in world.tables() if t > 0]
+            if not table_ids:  # every table is being replaced right now
+                continue
             snap = snapshot(rng.choice(table_ids))
             options = choices(snap, world, rng)
             kind, _weight, call = rng.choices(options, weights=[w for _, w, _ in options])[0]
