@@ -75,6 +75,11 @@ def lock_game(game_id: Any) -> Locked:
     if ids is None:
         raise NotFoundError(_("No such game."))
     series_id, table_id = ids
+    return _lock_in_order(table_id, series_id, game_id)
+
+
+def _lock_in_order(table_id: int, series_id: int, game_id: int) -> Locked:
+    """Lock a game's table, series and game rows (ids that never change for a game)."""
     table = lock_table(table_id)
     series = _lock_series_row(series_id, table)
     return Locked(table, series, _lock_game_row(game_id, series))
@@ -147,16 +152,18 @@ def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
                      "series__status", "series__table_id").first())
     if current is None:  # deleted (a test flush): nothing to do
         return None
-    if current.version != expected_version or current.status != Game.Status.PLAYING:
+    if _moved_on(current, expected_version):
         schedule.ensure_due(current, current.series)
         return None
     try:
-        table = lock_table(current.series.table_id)
+        locked = _lock_in_order(current.series.table_id, current.series_id, game_id)
     except NotFoundError:  # deleted meanwhile
         return None
-    series = _lock_series_row(current.series_id, table)
-    locked = Locked(table, series, _lock_game_row(game_id, series))
-    if locked.game.version != expected_version or locked.game.status != Game.Status.PLAYING:
+    if _moved_on(locked.game, expected_version):
         schedule.ensure_due_locked(locked)
         return None
     return locked
+
+
+def _moved_on(game: Game, expected_version: int) -> bool:
+    return game.version != expected_version or game.status != Game.Status.PLAYING

@@ -112,8 +112,7 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
     parsed, version = check_act(action, expected_version, game_id)
     with transaction.atomic():
         # The live table's hot path: one locking statement (games/services/rows.py).
-        locked = (rows.lock_playing(table_id) if isinstance(table_id, int)
-                  and not isinstance(table_id, bool) else None)
+        locked = rows.lock_playing(table_id)
         if locked is None:  # no playing game here: the ORM's locks say exactly why
             table = locks.lock_table(table_id)
             series, game = locks.lock_current(table)

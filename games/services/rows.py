@@ -13,8 +13,8 @@ of 4. A snapshot's facts (games/snapshot.py), read for every table at every game
 and deal, read the table's latest series, game and roster the same way.
 
 The lock order (locks.py) holds within the one locking statement: PostgreSQL locks the
-rows of ``FOR UPDATE OF t, s, g`` in that order (tests/games/test_lock_order_stress.py
-checks it). On SQLite the IMMEDIATE transaction already serialises every writer and the
+rows of ``FOR UPDATE OF t, s, g`` in that order (tests/games/test_move_rows.py checks
+it). On SQLite the IMMEDIATE transaction already serialises every writer and the
 clause is left out, as ``select_for_update`` does there.
 """
 
@@ -149,11 +149,13 @@ def _playing_read(vendor: str) -> PlayingRead:
     return PlayingRead()
 
 
-def lock_playing(table_id: int) -> Locked | None:
+def lock_playing(table_id: Any) -> Locked | None:
     """Lock ``table_id``'s row, its playing series and that series' latest game, in the
     lock order, with the series' roster read after the locks; None (nothing locked)
     when the table has no such series and game or does not exist. Call inside
     ``transaction.atomic``."""
+    if isinstance(table_id, bool) or not isinstance(table_id, int):
+        return None  # not an id: the caller's ORM path refuses it
     return _playing_read(connection.vendor).lock(table_id)
 
 
