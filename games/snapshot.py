@@ -46,7 +46,7 @@ from games.selectors import (
     shown_chat,
     spectator_count,
 )
-from games.services import rows
+from games.services import fact_rows, rows
 
 # Chat lines read for everybody at once: enough that a reader who blocked a few chatty
 # people or reads only the players' channel still finds CHAT_BACKLOG lines among them;
@@ -132,26 +132,28 @@ class TableFacts:
 
 
 def table_facts(table: Table) -> TableFacts:
-    """Read a table's shared facts (a handful of queries and one Redis read)."""
+    """Read a table's shared facts (a handful of statements built once, and one Redis
+    read; games/services/rows.py, games/services/fact_rows.py)."""
     series, game = rows.latest_series_and_game(table)  # statements built once
-    seats = list(Seat.objects.filter(table=table).select_related("user__profile")
-                 .order_by("position"))
+    seats = fact_rows.seats(table.pk)
+    for seat in seats:
+        seat.table = table
     games: list[dict[str, Any]] = []
     away_reasons: dict[int, str] = {}
     if series is not None:
         # Played-out games, those of a voided series too (marked ``void``).
-        for g in (series.games.filter(status__in=[Game.Status.FINISHED, Game.Status.VOIDED],
-                                      result__isnull=False).select_related("result")):
-            games.append({"id": g.pk, "number": g.number, "void": g.is_void,
-                          **_result_dict(g.result)})
+        for game_id, number, status, result in fact_rows.results(series.pk):
+            games.append({"id": game_id, "number": number,
+                          "void": status == Game.Status.VOIDED, **_result_dict(result)})
         away = [r.away_user_id for r in roster(series) if r.away_user_id]
         if away:
             for user_id, reason in (Conduct.objects.filter(
                     series=series, user_id__in=away, kind=Conduct.Kind.ABANDON)
                     .order_by("created_at").values_list("user_id", "reason")):
                 away_reasons[user_id] = reason  # the latest wins
-    chat = list(ChatMessage.objects.filter(table=table, hidden=False)
-                .select_related("user__profile").order_by("-created_at")[:CHAT_FETCH])
+    chat = fact_rows.recent_chat(table.pk, CHAT_FETCH)
+    for line in chat:
+        line.table = table
     return TableFacts(table=table, series=series, game=game, seats=seats,
                       connections=_connections(table.pk), games=games,
                       recent_chat=chat, away_reasons=away_reasons)

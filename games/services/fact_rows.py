@@ -1,0 +1,133 @@
+"""A snapshot's shared facts (games/snapshot.py) read with statements built once.
+
+Every socket at a table is told to refresh when a game ends and when the next one is
+dealt, and a process reads the table's facts once per such notice; a connect and a
+resync read them too. Through the ORM, the seats with their players' profiles, the
+series' results and the recent chat were compiled anew each time: at 100 tables the
+facts were 29 % of the web processes' GIL samples (py-spy ``--gil``; ``python -m
+tests.load play``), most of it Django building SQL, and every move of every table
+waited behind them at the wave of game ends. Here the three statements are built once
+from the models' metadata; the instances they make are the ORM's, related rows
+included where ``select_related`` would put them (tests/games/test_fact_rows.py
+compares the two).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection, models
+
+from accounts.models import Profile
+from games.models import ChatMessage, Game, GameResult, Seat
+from games.services.rows import Columns
+
+
+def _attach(instance: models.Model, name: str, related: models.Model | None) -> None:
+    """Cache ``related`` as ``instance.<name>`` as ``select_related`` does: a forward
+    foreign key, or a reverse one-to-one (whose other side points back; a missing row is
+    cached as None, so reading it raises ``DoesNotExist`` as after the ORM's join)."""
+    field = instance._meta.get_field(name)
+    field.set_cached_value(instance, related)  # type: ignore[union-attr]
+    if related is not None and field.one_to_one and not field.concrete:
+        field.remote_field.set_cached_value(related, instance)  # type: ignore[union-attr]
+
+
+class FactReads:
+    """The statements: a table's seats with user and profile, a series' played-out
+    games' results, a table's latest shown chat lines with user and profile."""
+
+    def __init__(self) -> None:
+        quote = connection.ops.quote_name
+        user_model = get_user_model()
+        self.seat_columns = Columns(Seat, "a")
+        self.chat_columns = Columns(ChatMessage, "c")
+        self.user_columns = Columns(user_model, "u")
+        self.profile_columns = Columns(Profile, "p")
+        self.result_columns = Columns(GameResult, "r")
+
+        def table(model: type[models.Model]) -> str:
+            return quote(model._meta.db_table)
+
+        def col(model: type[models.Model], name: str) -> str:
+            return quote(model._meta.get_field(name).column)
+
+        user_pk = col(user_model, "id")
+        people = (f"LEFT JOIN {table(Profile)} p ON p.{col(Profile, 'user')} = u.{user_pk}")
+        self.seats_sql = (
+            f"SELECT {self.seat_columns.select}, {self.user_columns.select}, {self.profile_columns.select} "
+            f"FROM {table(Seat)} a LEFT JOIN {table(user_model)} u "
+            f"ON u.{user_pk} = a.{col(Seat, 'user')} {people} "
+            f"WHERE a.{col(Seat, 'table')} = %s ORDER BY a.{col(Seat, 'position')}")
+        self.results_sql = (
+            f"SELECT g.{col(Game, 'id')}, g.{col(Game, 'number')}, g.{col(Game, 'status')}, "
+            f"{self.result_columns.select} FROM {table(Game)} g "
+            f"JOIN {table(GameResult)} r ON r.{col(GameResult, 'game')} = g.{col(Game, 'id')} "
+            f"WHERE g.{col(Game, 'series')} = %s AND g.{col(Game, 'status')} IN (%s, %s) "
+            f"ORDER BY g.{col(Game, 'number')}")
+        self.chat_sql = (
+            f"SELECT {self.chat_columns.select}, {self.user_columns.select}, {self.profile_columns.select} "
+            f"FROM {table(ChatMessage)} c JOIN {table(user_model)} u "
+            f"ON u.{user_pk} = c.{col(ChatMessage, 'user')} {people} "
+            f"WHERE c.{col(ChatMessage, 'table')} = %s AND NOT c.{col(ChatMessage, 'hidden')} "
+            f"ORDER BY c.{col(ChatMessage, 'created_at')} DESC LIMIT %s")
+
+    def _person(self, values: list[Any]) -> Any:
+        """The user (None for an empty LEFT JOIN) and their profile from a row's tail."""
+        n_user = len(self.user_columns.fields)
+        if values[0] is None:
+            return None
+        user = self.user_columns.build(values[:n_user])
+        profile_values = values[n_user:]
+        _attach(user, "profile",
+                None if profile_values[0] is None else self.profile_columns.build(profile_values))
+        return user
+
+    def _with_person(self, sql: str, params: list[Any], head: Columns[Any]) -> list[Any]:
+        n_head = len(head.fields)
+        found = []
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for row in cursor.fetchall():
+                instance = head.build(row[:n_head])
+                _attach(instance, "user", self._person(list(row[n_head:])))
+                found.append(instance)
+        return found
+
+    def seats(self, table_id: int) -> list[Seat]:
+        return self._with_person(self.seats_sql, [table_id], self.seat_columns)
+
+    def chat(self, table_id: int, limit: int) -> list[ChatMessage]:
+        return self._with_person(self.chat_sql, [table_id, limit], self.chat_columns)
+
+    def results(self, series_id: int) -> list[tuple[int, int, str, GameResult]]:
+        with connection.cursor() as cursor:
+            cursor.execute(self.results_sql, [series_id, Game.Status.FINISHED,
+                                              Game.Status.VOIDED])
+            return [(row[0], row[1], row[2], self.result_columns.build(row[3:]))
+                    for row in cursor.fetchall()]
+
+
+@lru_cache(maxsize=2)
+def _reads(vendor: str) -> FactReads:
+    return FactReads()
+
+
+def seats(table_id: int) -> list[Seat]:
+    """``Seat.objects.filter(table=...).select_related("user__profile")
+    .order_by("position")``."""
+    return _reads(connection.vendor).seats(table_id)
+
+
+def results(series_id: int) -> list[tuple[int, int, str, GameResult]]:
+    """The series' finished and voided games that have a result, in number order: each
+    game's id, number and status with its ``GameResult``."""
+    return _reads(connection.vendor).results(series_id)
+
+
+def recent_chat(table_id: int, limit: int) -> list[ChatMessage]:
+    """The table's newest ``limit`` shown chat lines, newest first, with user and
+    profile (``select_related("user__profile")``)."""
+    return _reads(connection.vendor).chat(table_id, limit)
