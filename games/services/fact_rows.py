@@ -55,9 +55,10 @@ class FactReads:
             return quote(model._meta.get_field(name).column)
 
         user_pk = col(user_model, "id")
-        people = (f"LEFT JOIN {table(Profile)} p ON p.{col(Profile, 'user')} = u.{user_pk}")
+        person = f"{self.user_columns.select}, {self.profile_columns.select}"
+        people = f"LEFT JOIN {table(Profile)} p ON p.{col(Profile, 'user')} = u.{user_pk}"
         self.seats_sql = (
-            f"SELECT {self.seat_columns.select}, {self.user_columns.select}, {self.profile_columns.select} "
+            f"SELECT {self.seat_columns.select}, {person} "
             f"FROM {table(Seat)} a LEFT JOIN {table(user_model)} u "
             f"ON u.{user_pk} = a.{col(Seat, 'user')} {people} "
             f"WHERE a.{col(Seat, 'table')} = %s ORDER BY a.{col(Seat, 'position')}")
@@ -68,7 +69,7 @@ class FactReads:
             f"WHERE g.{col(Game, 'series')} = %s AND g.{col(Game, 'status')} IN (%s, %s) "
             f"ORDER BY g.{col(Game, 'number')}")
         self.chat_sql = (
-            f"SELECT {self.chat_columns.select}, {self.user_columns.select}, {self.profile_columns.select} "
+            f"SELECT {self.chat_columns.select}, {person} "
             f"FROM {table(ChatMessage)} c JOIN {table(user_model)} u "
             f"ON u.{user_pk} = c.{col(ChatMessage, 'user')} {people} "
             f"WHERE c.{col(ChatMessage, 'table')} = %s AND NOT c.{col(ChatMessage, 'hidden')} "
