@@ -334,6 +334,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     async def on_reclaim(self, content: dict[str, Any]) -> None:
         try:
+            # Refused on the reading thread when it surely fails: no table lock for it.
+            await db_read(clock.refuse_reclaim)(self.table_id, self.user)
             await db_call(clock.reclaim_seat)(self.table_id, self.user)
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)

@@ -218,18 +218,11 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
     """A person whose seat a substitute bot keeps warm comes back to a casual table and
     plays it again (the consumer calls this when they open the table). Returns the
     position."""
-    if user is None or not user.is_authenticated:
-        raise PermissionDeniedError(_("Sign in to reclaim your seat."))
+    _check_signed_in_to_reclaim(user)
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
-        if series.ranked:
-            raise PermissionDeniedError(_("A seat left at a ranked table cannot be reclaimed."))
-        position = away_position(series, user)
-        if position is None:
-            raise InvalidRequestError(_("You have no seat to reclaim at this table."))
-        seat = roster_seat(series, position)
-        if seat.gave_up:
-            raise InvalidRequestError(_("You left this series: the seat is no longer yours."))
+        seat = _reclaimable_seat(series, user)
+        position = seat.position
         seat.user, seat.away_user, seat.bot_level = user, None, ""
         seat.save(update_fields=["user", "away_user", "bot_level"])
         live = game if game is not None and game.status == Game.Status.PLAYING else None
@@ -246,6 +239,38 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
             publish.on_commit_notice(table_id, gettext_noop(
                 "A player is back and plays their seat again."))
         return position
+
+
+def refuse_reclaim(table_id: int, user: AbstractBaseUser | None) -> None:
+    """Raise the refusal :func:`reclaim_seat` is sure to give, read without a lock;
+    return when it may succeed (or when only the locked path can say why not).
+
+    The live table's socket asks this first, on its reading thread: a ``reclaim`` frame
+    from a screen with no seat to reclaim took the table's lock on the writing thread,
+    in line with its players' moves (python -m tests.load fuzz, issue 15)."""
+    _check_signed_in_to_reclaim(user)
+    series = (Series.objects.filter(table_id=table_id, status=Series.Status.PLAYING)
+              .order_by("-number").first())
+    if series is not None:
+        _reclaimable_seat(series, user)
+
+
+def _check_signed_in_to_reclaim(user: AbstractBaseUser | None) -> None:
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError(_("Sign in to reclaim your seat."))
+
+
+def _reclaimable_seat(series: Series, user: AbstractBaseUser | None) -> SeriesSeat:
+    """The roster seat a substitute keeps for ``user`` in ``series``, or the refusal."""
+    if series.ranked:
+        raise PermissionDeniedError(_("A seat left at a ranked table cannot be reclaimed."))
+    position = away_position(series, user)
+    if position is None:
+        raise InvalidRequestError(_("You have no seat to reclaim at this table."))
+    seat = roster_seat(series, position)
+    if seat.gave_up:
+        raise InvalidRequestError(_("You left this series: the seat is no longer yours."))
+    return seat
 
 
 def return_to_seat(table_id: int, user: AbstractBaseUser | None) -> int | None:

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import engine
-from games.models import Conduct, Game, Move
+from games.models import Conduct, Game, Move, Series
 from games.services import clock, locks, play, presence, tables
 from games.services import series as series_service
 from games.services.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
@@ -118,11 +118,14 @@ def test_player_reclaims_a_seat_at_a_casual_table(clocked):
 
     with transaction.atomic():
         clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
+    clock.refuse_reclaim(table.pk, user)  # the lock-free check lets the away person by
     assert clock.reclaim_seat(table.pk, user) == victim
     entry = roster_entry(series, victim)
     assert entry.user_id == user.pk and entry.bot_level == "" and entry.away_user_id is None
     with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
         clock.reclaim_seat(table.pk, user)
+    with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
+        clock.refuse_reclaim(table.pk, user)
 
 
 def test_stranger_cannot_reclaim(clocked, cast):
@@ -131,6 +134,11 @@ def test_stranger_cannot_reclaim(clocked, cast):
         clock.reclaim_seat(table.pk, cast.charlie)
     with pytest.raises(PermissionDeniedError):
         clock.reclaim_seat(table.pk, None)
+    # The same refusals without a lock (the live table's socket asks first, issue 15).
+    with pytest.raises(InvalidRequestError):
+        clock.refuse_reclaim(table.pk, cast.charlie)
+    with pytest.raises(PermissionDeniedError):
+        clock.refuse_reclaim(table.pk, None)
 
 
 def test_disconnected_on_own_turn_for_60_s_a_bot_takes_over(clocked):
@@ -177,3 +185,20 @@ def test_r11_molodka_has_no_clock(clocked):
 def test_tasks_for_a_deleted_game_do_nothing(db):
     assert clock.play_timeout(987654, 0) is None
     assert clock.abandon_if_disconnected(987654, 0) is False
+
+
+def test_a_seat_left_at_a_ranked_table_is_not_reclaimed_with_or_without_the_lock(clocked):
+    """The leaver rule: at a ranked table the substitute keeps the seat (issue 6); the
+    lock-free check the live table's socket asks first says the same (issue 15)."""
+    from django.db import transaction
+
+    table, series, game = clocked
+    victim = state_of(game).turn
+    user = users_by_position(series)[victim]
+    with transaction.atomic():
+        clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
+    Series.objects.filter(pk=series.pk).update(ranked=True)
+    for check in (clock.refuse_reclaim, clock.reclaim_seat):
+        with pytest.raises(PermissionDeniedError, match="ranked"):
+            check(table.pk, user)
+    assert roster_entry(series, victim).away_user_id == user.pk

@@ -354,9 +354,9 @@ def _other_tables_game(cast) -> int:
 @pytest.mark.skipif(connection.vendor != "postgresql",
                     reason="SQLite has no row locks to wait on")
 async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
-    """A spectator's act, an act on a version older than one the socket was sent and an
-    act naming another table's game are refused without the table's lock (issue 15:
-    hostile frames locked live tables).
+    """A spectator's act, an act on a version older than one the socket was sent, an
+    act naming another table's game and a reclaim with no seat to reclaim are refused
+    without the table's lock (issue 15: hostile frames locked live tables).
     While another transaction holds the table's row lock, both come back at once; the
     act that does need the lock waits for it."""
     table, series, game = await seated_series(cast)
@@ -386,6 +386,8 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
         assert await asyncio.get_running_loop().run_in_executor(None, locked.wait, 5)
         await stranger.send({"type": "act", "action": action, "version": 1})
         assert (await stranger.receive_type("error", timeout=2))["code"] == "not_your_seat"
+        await stranger.send({"type": "reclaim"})  # no seat kept for them here
+        assert (await stranger.receive_type("error", timeout=2))["code"] == "invalid"
         await lead.send({"type": "act", "action": action, "version": 0})
         stale = await lead.receive_type("error", timeout=2)
         assert stale["code"] == "stale" and stale["current_version"] == 1
