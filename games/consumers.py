@@ -23,7 +23,7 @@ from games import presence as store
 from games import selectors, snapshot
 from games.models import Table
 from games.policy import policy, user_group
-from games.services import chat, clock, play, presence, publish, votes
+from games.services import chat, clock, fact_rows, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
 from games.shared_reads import SharedReads
 from kozel_site.ws import SiteSocket, db_call, db_read
@@ -48,7 +48,7 @@ def _redis_run_id() -> str | None:
 
 
 def _load_table(table_id: int) -> Table | None:
-    return Table.objects.select_related("owner").filter(pk=table_id).first()
+    return fact_rows.table(table_id)  # a statement built once (issue 15)
 
 
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:

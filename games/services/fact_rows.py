@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from accounts.models import Profile
-from games.models import ChatMessage, Game, GameResult, Seat
+from games.models import ChatMessage, Game, GameResult, Seat, Table
 from games.services.rows import Columns
 
 
@@ -36,12 +36,14 @@ def _attach(instance: models.Model, name: str, related: models.Model | None) -> 
 
 
 class FactReads:
-    """The statements: a table's seats with user and profile, a series' played-out
-    games' results, a table's latest shown chat lines with user and profile."""
+    """The statements: a table with its owner; a table's seats with user and profile;
+    a series' played-out games' results; a table's latest shown chat lines with user
+    and profile."""
 
     def __init__(self) -> None:
         quote = connection.ops.quote_name
         user_model = get_user_model()
+        self.table_columns = Columns(Table, "t")
         self.seat_columns = Columns(Seat, "a")
         self.chat_columns = Columns(ChatMessage, "c")
         self.user_columns = Columns(user_model, "u")
@@ -57,6 +59,10 @@ class FactReads:
         user_pk = col(user_model, "id")
         person = f"{self.user_columns.select}, {self.profile_columns.select}"
         people = f"LEFT JOIN {table(Profile)} p ON p.{col(Profile, 'user')} = u.{user_pk}"
+        self.table_sql = (
+            f"SELECT {self.table_columns.select}, {self.user_columns.select} "
+            f"FROM {table(Table)} t JOIN {table(user_model)} u "
+            f"ON u.{user_pk} = t.{col(Table, 'owner')} WHERE t.{col(Table, 'id')} = %s")
         self.seats_sql = (
             f"SELECT {self.seat_columns.select}, {person} "
             f"FROM {table(Seat)} a LEFT JOIN {table(user_model)} u "
@@ -97,6 +103,17 @@ class FactReads:
                 found.append(instance)
         return found
 
+    def table(self, table_id: int) -> Table | None:
+        n_table = len(self.table_columns.fields)
+        with connection.cursor() as cursor:
+            cursor.execute(self.table_sql, [table_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        table = self.table_columns.build(row[:n_table])
+        _attach(table, "owner", self.user_columns.build(row[n_table:]))
+        return table
+
     def seats(self, table_id: int) -> list[Seat]:
         return self._with_person(self.seats_sql, [table_id], self.seat_columns)
 
@@ -114,6 +131,12 @@ class FactReads:
 @lru_cache(maxsize=2)
 def _reads(vendor: str) -> FactReads:
     return FactReads()
+
+
+def table(table_id: int) -> Table | None:
+    """``Table.objects.select_related("owner").filter(pk=table_id).first()``: the socket
+    reads it at every connect and resync."""
+    return _reads(connection.vendor).table(table_id)
 
 
 def seats(table_id: int) -> list[Seat]:

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
-from games.models import ChatMessage, Game, GameResult, Seat
+from games.models import ChatMessage, Game, GameResult, Seat, Table
 from games.services import chat, fact_rows
 from games.services import series as series_service
 from games.snapshot import CHAT_FETCH, table_facts
@@ -95,3 +95,13 @@ def test_a_snapshots_facts_take_five_statements_with_chat_and_results(played, fu
     assert [g["number"] for g in facts.games] == [1]
     assert len(facts.recent_chat) == 2 and len(facts.recent_chat) <= CHAT_FETCH
     assert all(line.table is full_table for line in facts.recent_chat)
+
+
+def test_the_table_is_the_orms_with_its_owner(played, full_table):
+    orm = Table.objects.select_related("owner").filter(pk=full_table.pk).first()
+    with CaptureQueriesContext(connection) as queries:
+        read = fact_rows.table(full_table.pk)
+        owner = read._state.fields_cache["owner"]
+    assert len(queries) == 1
+    assert fields_of(read) == fields_of(orm) and fields_of(owner) == fields_of(orm.owner)
+    assert fact_rows.table(10**9) is None
