@@ -353,6 +353,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self._saw(event["game_id"], event["version"])
         await self.send_json({"type": "event", "game_id": event["game_id"],
                               "version": event["version"], "view": event["view"],
+                              "history_from": event["history_from"],
+                              "history_added": event["history_added"],
                               "turn_deadline": event.get("turn_deadline")})
 
     async def table_refresh(self, event: dict[str, Any]) -> None:

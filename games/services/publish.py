@@ -147,9 +147,12 @@ def game_views(state: engine.GameState) -> tuple[list[dict[str, Any]], dict[str,
         engine.public_view(state).to_dict()
 
 
-def on_commit_game_changed(game: Any, state: engine.GameState) -> None:
-    """After commit, send each seat and the spectators their view at the new version."""
-    transaction.on_commit(_game_changed_sender(game, state))
+def on_commit_game_changed(game: Any, state: engine.GameState,
+                           whole_history: bool = False) -> None:
+    """After commit, send each seat and the spectators their view at the new version:
+    ``whole_history`` when the new state does not extend the previous one by one action
+    (a test position set in place of the game)."""
+    transaction.on_commit(_game_changed_sender(game, state, whole_history))
 
 
 def game_changed(game: Any, state: engine.GameState) -> None:
@@ -158,7 +161,30 @@ def game_changed(game: Any, state: engine.GameState) -> None:
     _game_changed_sender(game, state)()
 
 
-def _game_changed_sender(game: Any, state: engine.GameState) -> Any:
+def last_action_start(state: engine.GameState) -> int:
+    """Where the history's entries of the last action begin: its play or molodka,
+    followed by the trick and the draw it may have completed (the history only grows,
+    one action per version)."""
+    for index in range(len(state.history) - 1, -1, -1):
+        if state.history[index][0] in ("play", "molodka"):
+            return index
+    return 0
+
+
+def _event(game_id: int, version: int, view: dict[str, Any], start: int,
+           deadline: str | None) -> dict[str, Any]:
+    """A ``table.event`` carrying the view without its history, and the history's entries
+    from ``start`` on (games/WEBSOCKET.md, "Versions"): the whole history in every event
+    made a move's messages grow with the game, and late in every game at 100 tables
+    they were most of the web processes' work (python -m tests.load play, issue 15)."""
+    history = view.pop("history")
+    return {"type": "table.event", "game_id": game_id, "version": version, "view": view,
+            "history_from": start, "history_added": history[start:],
+            "turn_deadline": deadline}
+
+
+def _game_changed_sender(game: Any, state: engine.GameState,
+                         whole_history: bool = False) -> Any:
     table_id = game.series.table_id
     game_id, version = game.pk, game.version
     deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
@@ -167,12 +193,12 @@ def _game_changed_sender(game: Any, state: engine.GameState) -> Any:
         """The views are made after the commit, where the sends run (``state`` is
         immutable), not in the transaction that holds the table's locks."""
         seat_views, public = game_views(state)
-        made = [(seat_group(table_id, position), {
-            "type": "table.event", "game_id": game_id, "version": version, "view": view,
-            "turn_deadline": deadline}) for position, view in enumerate(seat_views)]
-        made.append((public_group(table_id), {
-            "type": "table.event", "game_id": game_id, "version": version, "view": public,
-            "turn_deadline": deadline}))
+        start = 0 if whole_history else last_action_start(state)
+        made = [(seat_group(table_id, position),
+                 _event(game_id, version, view, start, deadline))
+                for position, view in enumerate(seat_views)]
+        made.append((public_group(table_id),
+                     _event(game_id, version, public, start, deadline)))
         if public["game_over"]:
             made += _table_changed_messages(table_id)
         return made

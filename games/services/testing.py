@@ -42,7 +42,7 @@ def setup_position(table_id: int, position: dict[str, Any]) -> Game:
         clock.arm_turn_clock_locked(game, state, table)
         game.save(update_fields=["version", "state", "trump_card", "turn_started_at",
                                  "turn_deadline", "turn_seat"])
-        publish.on_commit_game_changed(game, state)
+        publish.on_commit_game_changed(game, state, whole_history=True)
         if bot_seats(game.series):
             schedule.on_commit_bot_turn(game.pk, game.version)
     return game

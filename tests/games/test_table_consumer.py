@@ -18,6 +18,7 @@ from games.services import series as series_service
 from kozel_site.asgi import application
 from tests.games.helpers import card_codes_in, current_game, first_legal, state_of
 from tests.games.ws import ORIGIN, connect
+from tests.load.clients import with_added_history
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,7 +109,9 @@ class VersionedClient:
             game = self.state["game"]
             assert frame["game_id"] == game["id"]
             if frame["version"] == game["version"] + 1:
-                game.update(version=frame["version"], view=frame["view"],
+                view = with_added_history(game["view"], frame)  # as table.js rebuilds it
+                assert view is not None
+                game.update(version=frame["version"], view=view,
                             turn_deadline=frame["turn_deadline"])
             elif frame["version"] > game["version"]:
                 self.gaps.append((game["version"], frame["version"]))
@@ -402,3 +405,40 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
     assert (await lead.receive_type("error"))["code"] == "illegal"  # now judged
     for r in (stranger, lead):
         await r.close()
+
+
+async def test_events_carry_the_new_history_entries_and_rebuild_each_seats_history_r19(cast):
+    """An event's view has no history; its ``history_added`` from ``history_from`` on,
+    after the history a socket already holds, gives exactly the history the snapshot
+    shows at that version, own face-down discards included (R9, R19), through completed
+    tricks and draws (issue 15: whole histories in every event grew with the game)."""
+    table, series, game = await seated_series(cast)
+    sockets = [await connect(table.pk, u) for u in cast.seated] + [await connect(table.pk)]
+    histories = [(await s.receive_type("snapshot"))["game"]["view"]["history"]
+                 for s in sockets]
+    state = await game_state(game)
+    version = 0
+    while len(state.history) < 14:  # past the first completed tricks and draws
+        seat = state.turn
+        await submit(game, cast.seated[seat], first_legal(state, seat).to_dict(), version)
+        version += 1
+        for index, socket in enumerate(sockets):
+            event = await socket.receive_type("event")
+            assert event["version"] == version and "history" not in event["view"]
+            start, added = event["history_from"], event["history_added"]
+            assert 0 <= start <= len(histories[index])
+            assert 1 <= len(added) <= 3  # one play (or molodka), its trick and its draw
+            histories[index] = histories[index][:start] + added
+        state = await game_state(game)
+    assert any(e[0] == "trick" for e in state.history)
+    for index, socket in enumerate(sockets):
+        await socket.send({"type": "resync"})
+        snap = await socket.receive_type("snapshot")
+        assert snap["game"]["version"] == version
+        assert histories[index] == snap["game"]["view"]["history"]
+        position = index if index < 4 else None
+        own = engine.observe(state, position) if position is not None \
+            else engine.public_view(state)
+        assert histories[index] == own.to_dict()["history"]
+    for socket in sockets:
+        await socket.close()

@@ -110,6 +110,19 @@ class Pacing:
         return random.uniform(self.low, self.high) if self.high > 0 else 0.0
 
 
+def with_added_history(view: dict[str, Any] | None,
+                       event: dict[str, Any]) -> dict[str, Any] | None:
+    """The event's view with its whole history, as the browser rebuilds it
+    (games/WEBSOCKET.md, "Versions"): ours up to ``history_from``, then
+    ``history_added``; None when ours is too short (resync)."""
+    before = (view or {}).get("history") or []
+    start, added = event.get("history_from"), event.get("history_added")
+    if not isinstance(start, int) or not isinstance(added, list) or not 0 <= start <= len(
+            before):
+        return None
+    return {**event["view"], "history": before[:start] + added}
+
+
 class SeatClient:
     """One seated player's browser tab (see the module docstring)."""
 
@@ -232,9 +245,10 @@ class SeatClient:
                 await self._resync()
             elif version <= self.version:
                 return
-            elif version == self.version + 1:
-                self._note_accepted(game_id, version, frame["view"])
-                self.version, self.view = version, frame["view"]
+            elif version == self.version + 1 and (view := with_added_history(
+                    self.view, frame)) is not None:
+                self._note_accepted(game_id, version, view)
+                self.version, self.view = version, view
                 self._plan(final)
             else:
                 self.stats.gaps += 1

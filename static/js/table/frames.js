@@ -105,6 +105,17 @@ export function onSnapshot(snap) {
   render();
 }
 
+/** The event's view's whole history: ours up to `history_from`, then `history_added`;
+ *  null when ours is shorter than that (we missed something: resync). */
+function withAddedHistory(oldView, ev) {
+  const before = (oldView && oldView.history) || [];
+  const from = ev.history_from;
+  if (!Array.isArray(ev.history_added) || !Number.isInteger(from) || from < 0 || from > before.length) {
+    return null;
+  }
+  return before.slice(0, from).concat(ev.history_added);
+}
+
 function onEvent(ev) {
   if (!S.snap || !S.snap.game || ev.game_id !== S.gameId) {
     resync(); // another game was dealt
@@ -116,6 +127,13 @@ function onEvent(ev) {
     return;
   }
   const oldView = view();
+  // An event carries the history's new entries only (games/WEBSOCKET.md, "Versions").
+  const history = withAddedHistory(oldView, ev);
+  if (history === null) {
+    resync();
+    return;
+  }
+  ev.view.history = history;
   S.version = ev.version;
   S.snap.game.version = ev.version;
   S.snap.game.view = ev.view;
