@@ -263,6 +263,17 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     )
 
 
+def last_action_history_start(state: GameState) -> int:
+    """Where the history's entries of the last applied action begin (0 before any): its
+    play or molodka, followed by the trick and the draw it completed (see :func:`apply`).
+    The history only grows, so the entries before it are the history one action ago:
+    a live table sends only the new ones (games/WEBSOCKET.md, "Versions")."""
+    for index in range(len(state.history) - 1, -1, -1):
+        if state.history[index][0] in ("play", "molodka"):
+            return index
+    return 0
+
+
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """The result of a finished game (R14, R16, R17).

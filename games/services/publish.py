@@ -161,16 +161,6 @@ def game_changed(game: Any, state: engine.GameState) -> None:
     _game_changed_sender(game, state)()
 
 
-def last_action_start(state: engine.GameState) -> int:
-    """Where the history's entries of the last action begin: its play or molodka,
-    followed by the trick and the draw it may have completed (the history only grows,
-    one action per version)."""
-    for index in range(len(state.history) - 1, -1, -1):
-        if state.history[index][0] in ("play", "molodka"):
-            return index
-    return 0
-
-
 def _event(game_id: int, version: int, view: dict[str, Any], start: int,
            deadline: str | None) -> dict[str, Any]:
     """A ``table.event`` carrying the view without its history, and the history's entries
@@ -193,7 +183,7 @@ def _game_changed_sender(game: Any, state: engine.GameState,
         """The views are made after the commit, where the sends run (``state`` is
         immutable), not in the transaction that holds the table's locks."""
         seat_views, public = game_views(state)
-        start = 0 if whole_history else last_action_start(state)
+        start = 0 if whole_history else engine.last_action_history_start(state)
         made = [(seat_group(table_id, position),
                  _event(game_id, version, view, start, deadline))
                 for position, view in enumerate(seat_views)]

@@ -23,6 +23,7 @@ from games.engine import (
     apply,
     fast,
     game_from_position,
+    last_action_history_start,
     legal_actions,
     new_game,
     new_series,
@@ -186,7 +187,10 @@ def play_random_game(state: GameState, rng: random.Random, deep: bool) -> GameSt
                 assert observe(twin, viewer) == view
         seat = rng.choice(seats_to_act(state))
         action = rng.choice(legal_actions(state, seat))
-        state = apply(state, seat, action)
+        earlier, state = state, apply(state, seat, action)
+        # The history only grows; a live table sends the last action's entries alone.
+        assert last_action_history_start(state) == len(earlier.history)
+        assert state.history[:len(earlier.history)] == earlier.history
         if before is not None:
             assert before == _previous(state).to_dict(), "apply mutated its input"
     return state
