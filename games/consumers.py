@@ -21,7 +21,6 @@ from django.utils import translation
 from accounts.language import scope_language
 from games import presence as store
 from games import selectors, snapshot
-from games.models import Table
 from games.policy import policy, user_group
 from games.services import chat, clock, fact_rows, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
@@ -47,12 +46,8 @@ def _redis_run_id() -> str | None:
         return None
 
 
-def _load_table(table_id: int) -> Table | None:
-    return fact_rows.table(table_id)  # a statement built once (issue 15)
-
-
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:
-    table = _load_table(table_id)
+    table = fact_rows.table(table_id)  # a statement built once (issue 15)
     return None if table is None else snapshot.table_facts(table)
 
 
@@ -79,7 +74,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
         self.flood_strikes = 0
-        table = await db_read(_load_table)(self.table_id)
+        table = await db_read(fact_rows.table)(self.table_id)
         if table is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

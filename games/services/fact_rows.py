@@ -6,10 +6,10 @@ resync read them too. Through the ORM, the seats with their players' profiles, t
 series' results and the recent chat were compiled anew each time: at 100 tables the
 facts were 29 % of the web processes' GIL samples (py-spy ``--gil``; ``python -m
 tests.load play``), most of it Django building SQL, and every move of every table
-waited behind them at the wave of game ends. Here the three statements are built once
-from the models' metadata; the instances they make are the ORM's, related rows
-included where ``select_related`` would put them (tests/games/test_fact_rows.py
-compares the two).
+waited behind them at the wave of game ends. Here those statements, and the socket's
+read of its table with the owner, are built once from the models' metadata; the
+instances they make are the ORM's, related rows included where ``select_related``
+would put them (tests/games/test_fact_rows.py compares the two).
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ class FactReads:
             f"ORDER BY c.{col(ChatMessage, 'created_at')} DESC LIMIT %s")
 
     def _person(self, values: list[Any]) -> Any:
-        """The user (None for an empty LEFT JOIN) and their profile from a row's tail."""
+        """The user from a row's tail, their profile attached (None for an empty LEFT
+        JOIN)."""
         n_user = len(self.user_columns.fields)
         if values[0] is None:
             return None

@@ -87,8 +87,9 @@ def test_recent_chat_is_the_orms_newest_first_without_hidden_lines(played, full_
 
 
 def test_a_snapshots_facts_take_five_statements_with_chat_and_results(played, full_table):
-    """The latest series and game, the roster, the seats, the results, the chat (the
-    ORM took nine: each related row of results and chat joined, but compiled anew)."""
+    """The latest series and game, the roster, the seats, the results, the chat: as many
+    statements as the ORM's joins took, none compiled anew, and no related row read
+    lazily afterwards."""
     with CaptureQueriesContext(connection) as queries:
         facts = table_facts(full_table)
     assert len(queries) == 5, [q["sql"][:60] for q in queries]
