@@ -5,6 +5,9 @@ void on the live table."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
@@ -12,6 +15,7 @@ from playwright.sync_api import expect
 from games.services import series as series_service
 from games.services import tables
 from tests.browser import table_helpers as th
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -22,20 +26,27 @@ def _user(model, name):
     return user
 
 
-def test_a_player_sees_the_spectators_chat_only_after_turning_it_on(
-        live_site, new_context, django_user_model, js_errors):
-    players = [_user(django_user_model, n) for n in ["alice", "bob", "carol", "dan"]]
-    charlie = _user(django_user_model, "charlie")
+def _watched_table(players) -> int:
+    """A table of four players with its series started (run off Playwright's loop, where
+    the services' broadcasts can be sent)."""
     table = tables.create_table(players[0], tables.TableSettings(name="Watched"))
     for position, user in enumerate(players):
         tables.take_seat(table.pk, user, position)
     series_service.start_series(table.pk, players[0])
+    return table.pk
+
+
+def test_a_player_sees_the_spectators_chat_only_after_turning_it_on(
+        live_site, new_context, django_user_model, off_loop, js_errors):
+    players = [_user(django_user_model, n) for n in ["alice", "bob", "carol", "dan"]]
+    charlie = _user(django_user_model, "charlie")
+    table_id = off_loop(_watched_table, players)
 
     bob = new_context(user=players[1]).new_page()
-    bob.goto(f"/table/{table.pk}/")
+    bob.goto(f"/table/{table_id}/")
     th.wait_ready(bob)
     spectator = new_context(user=charlie).new_page()
-    spectator.goto(f"/table/{table.pk}/")
+    spectator.goto(f"/table/{table_id}/")
     th.wait_ready(spectator)
 
     # The spectator has the spectators' chat and no toggle; the player has the toggle, off.
@@ -72,6 +83,61 @@ def test_a_player_sees_the_spectators_chat_only_after_turning_it_on(
     bob.get_by_label("Show spectators' chat").uncheck()
     expect(bob.locator("#kz-spec-chat")).to_be_hidden()
     expect(bob.locator("#kz-spec-chat-list li")).to_have_count(0)
+    assert js_errors == []
+
+
+def test_a_snapshot_sent_before_the_click_does_not_undo_the_toggle(
+        live_site, new_context, django_user_model, off_loop, js_errors):
+    """The toggle shows what the player clicked until the server's snapshot says it has
+    it: a snapshot the server sent before the click (the greeting of a socket just
+    opened) that arrives after it must not tick the box again. Playwright stands between
+    the page and the server, holds the server's frames back after the click and hands
+    the page the greeting once more."""
+    players = [_user(django_user_model, n) for n in ["alice", "bob", "carol", "dan"]]
+    table_id = off_loop(_watched_table, players)
+    bob = new_context(user=players[1]).new_page()
+    greetings: list[str] = []
+    held: list[str] = []
+    holding = {"on": False}
+    sockets = []
+
+    def stand_between(ws) -> None:
+        server = ws.connect_to_server()
+        sockets.append(ws)
+
+        def from_server(message) -> None:
+            if not greetings and json.loads(message).get("type") == "snapshot":
+                greetings.append(message)
+            if holding["on"]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+
+    bob.route_web_socket(re.compile(r"/ws/table/"), stand_between)
+    bob.goto(f"/table/{table_id}/")
+    th.wait_ready(bob)
+    toggle = bob.get_by_label("Show spectators' chat")
+    expect(toggle).not_to_be_checked()
+    # Each evaluate lets Playwright hand this thread the frames it stood between.
+    wait_for(lambda: bob.evaluate("() => true") and greetings, 10, "the socket's greeting")
+
+    holding["on"] = True
+    toggle.check()
+    bob.evaluate("() => { window.kozelTable.state.snap.replaced = false; }")
+    sockets[0].send(greetings[0])
+    bob.wait_for_function("() => window.kozelTable.state.snap.replaced === undefined")
+    expect(toggle).to_be_checked()
+
+    holding["on"] = False
+    for message in held:
+        sockets[0].send(message)
+    expect(bob.locator("#kz-spec-chat")).to_be_visible()
+    expect(toggle).to_be_checked()
+    bob.reload()
+    th.wait_ready(bob)
+    expect(toggle).to_be_checked()
     assert js_errors == []
 
 

@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { announceTurn, onViewChanged } from "./moments.js";
 import { announce, flash, toast } from "./notices.js";
 import { render } from "./render.js";
-import { addChat, reconcileChat, removeChat, renderChatPanel } from "./render/chat.js";
+import { addChat, forgetWantedChatSetting, reconcileChat, removeChat, renderChatPanel } from "./render/chat.js";
 import { closeSummary, maybeSummarise, openSummary } from "./render/overlays.js";
 import { resync } from "./socket.js";
 import { S, pruneSelection, view } from "./state.js";
@@ -21,6 +21,7 @@ export function onFrame(frame) {
       return onEvent(frame);
     case "error":
       setPending(false);
+      forgetWantedChatSetting();
       toast(frame.message || gettext("Refused."));
       if (frame.code === "stale") resync();
       return;

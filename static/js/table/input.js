@@ -50,7 +50,9 @@ export function bindInput() {
   // screen of theirs then gets a snapshot with (or without) the spectators' lines.
   const showSpectators = $("#kz-show-spectators");
   if (showSpectators) showSpectators.addEventListener("change", () => {
-    if (!send({ type: "chat_settings", show_spectators: showSpectators.checked })) {
+    if (send({ type: "chat_settings", show_spectators: showSpectators.checked })) {
+      S.showSpectatorsWanted = showSpectators.checked;
+    } else {
       showSpectators.checked = !showSpectators.checked;
       toast(gettext("Not connected: the setting was not changed."));
     }

@@ -27,6 +27,9 @@ export const S = {
   linger: null, // the finished trick kept in view: {entries, taker, key}
   lingerTimer: null,
   chatSeen: new Set(),
+  // "Show spectators' chat" as just clicked, until a snapshot says the server has it (or
+  // an error frame says it refused): a snapshot sent before the click must not undo it.
+  showSpectatorsWanted: null,
   latency: null,
 };
 

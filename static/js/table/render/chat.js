@@ -46,9 +46,19 @@ export function renderChatPanel(snap) {
   const label = $("#kz-show-spectators-label");
   if (label) label.hidden = !seated;
   const toggle = $("#kz-show-spectators");
-  if (toggle) toggle.checked = Boolean(you.show_spectator_chat);
+  const stored = Boolean(you.show_spectator_chat);
+  if (S.showSpectatorsWanted === stored) S.showSpectatorsWanted = null;
+  if (toggle) toggle.checked = S.showSpectatorsWanted ?? stored;
   const input = $("#kz-chat-input");
   if (input) input.placeholder = seated ? gettext("Say something…") : gettext("Say something to the spectators…");
+}
+
+/** An error frame: if it refused the toggle's change, the stored setting shows again. */
+export function forgetWantedChatSetting() {
+  if (S.showSpectatorsWanted === null) return;
+  S.showSpectatorsWanted = null;
+  const toggle = $("#kz-show-spectators");
+  if (toggle) toggle.checked = Boolean(S.snap && S.snap.you && S.snap.you.show_spectator_chat);
 }
 
 // A moderator hid lines: withdraw them from this screen (a chat_hidden frame), and on a
