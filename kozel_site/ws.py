@@ -37,6 +37,8 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
 
+from kozel_site import wire_json
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -73,13 +75,18 @@ def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 class SiteSocket:
     """Mixin (before the channels consumer class) for every consumer of the site:
     dispatch without channels' per-message connection hop (see the module docstring),
-    and drop a frame for a socket that is already closing.
+    frames written by :mod:`kozel_site.wire_json`, and drop a frame for a
+    socket that is already closing.
 
     A broadcast or a reply can race the client's close (or our own 4008): daphne then
     raises ``Disconnected`` ("Attempt to send on a closed protocol"), which would end the
     consumer with a traceback and skip ``disconnect`` (found by ``python -m tests.load
     fuzz``). The client is gone or going; it resyncs when it comes back.
     """
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return wire_json.dumps(content)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)

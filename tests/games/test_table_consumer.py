@@ -196,6 +196,11 @@ async def test_resync_after_a_missed_event_equals_a_fresh_snapshot(cast):
     ('{"type": "chat", "text": "' + "x" * 301 + '"}', "invalid"),
     ('{"type": "chat", "text": "   "}', "invalid"),
     ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_frame"),
+    # Valid JSON that some readers refuse (kozel_site.wire_json): refused for what it
+    # says, not as a bad frame.
+    ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": NaN}',
+     "invalid"),
+    ('{"type": "dance", "n": ' + str(2 ** 70) + "}", "unknown_type"),
 ])
 async def test_bad_frames_get_an_error_and_change_nothing(cast, frame, code):
     table, series, game = await seated_series(cast)
