@@ -202,7 +202,8 @@ def _event(event: Event, viewer: int | None) -> dict[str, Any]:
 
 
 def _view(
-    state: GameState, seat: int | None, series: dict[str, Any] | None = None
+    state: GameState, seat: int | None, series: dict[str, Any] | None = None,
+    history_from: int = 0,
 ) -> SeatView:
     core = state.core
     trump = core[TRUMP]
@@ -235,7 +236,7 @@ def _view(
         pile_points=(
             {"A": points_of_mask(piles[0]), "B": points_of_mask(piles[1])} if over else None
         ),
-        history=[_event(e, seat) for e in state.history],
+        history=[_event(e, seat) for e in state.history[history_from:]],
         last_trick=None
         if last is None
         else {
@@ -252,17 +253,29 @@ def _view(
     )
 
 
-def observe(state: GameState, seat: int, series: Any = None) -> SeatView:
+def observe(state: GameState, seat: int, series: Any = None,
+            history_from: int = 0) -> SeatView:
     """R19: what ``seat`` is shown now; ``series`` the series score the game
     is played at (see :func:`series_score`), which bots may weigh.
+
+    ``history_from``: the view's ``history`` holds the entries from that index on
+    (an event carries only the entries its action added; the whole history of a late
+    game, made for each of a move's five views, was most of their cost).
 
     Raises ``ValueError`` for a seat outside 0-3 or a bad series score.
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise ValueError(f"R1: seat must be 0-3, got {seat!r}")
-    return _view(state, seat, series_score(series))
+    return _view(state, seat, series_score(series), _history_from(history_from))
 
 
-def public_view(state: GameState) -> SeatView:
-    """R19: what a spectator is shown (no hand, discards as counts only)."""
-    return _view(state, None)
+def public_view(state: GameState, history_from: int = 0) -> SeatView:
+    """R19: what a spectator is shown (no hand, discards as counts only);
+    ``history_from`` as for :func:`observe`."""
+    return _view(state, None, history_from=_history_from(history_from))
+
+
+def _history_from(start: Any) -> int:
+    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+        raise ValueError(f"history_from must be an index of the history, got {start!r}")
+    return start

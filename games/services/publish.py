@@ -141,10 +141,13 @@ def on_commit_table_changed(table_id: int) -> None:
     transaction.on_commit(lambda: table_changed(table_id))
 
 
-def game_views(state: engine.GameState) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Each seat's view and the public view of ``state`` (the only exits of game data)."""
-    return [engine.observe(state, seat).to_dict() for seat in range(4)], \
-        engine.public_view(state).to_dict()
+def game_views(state: engine.GameState, history_from: int = 0,
+               ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Each seat's view and the public view of ``state`` (the only exits of game data),
+    their history from ``history_from`` on."""
+    return [engine.observe(state, seat, history_from=history_from).to_dict()
+            for seat in range(4)], \
+        engine.public_view(state, history_from).to_dict()
 
 
 def on_commit_game_changed(game: Any, state: engine.GameState,
@@ -164,12 +167,12 @@ def game_changed(game: Any, state: engine.GameState) -> None:
 def _event(game_id: int, version: int, view: dict[str, Any], start: int,
            deadline: str | None) -> dict[str, Any]:
     """A ``table.event`` carrying the view without its history, and the history's entries
-    from ``start`` on (games/WEBSOCKET.md, "Versions"): the whole history in every event
-    made a move's messages grow with the game, and late in every game at 100 tables
-    they were most of the web processes' work (python -m tests.load play, issue 15)."""
-    history = view.pop("history")
+    from ``start`` on (games/WEBSOCKET.md, "Versions"), which ``view`` holds (made with
+    ``history_from=start``): the whole history in every event made a move's messages
+    grow with the game, and late in every game at 100 tables they were most of the web
+    processes' work (python -m tests.load play, issue 15)."""
     return {"type": "table.event", "game_id": game_id, "version": version, "view": view,
-            "history_from": start, "history_added": history[start:],
+            "history_from": start, "history_added": view.pop("history"),
             "turn_deadline": deadline}
 
 
@@ -182,8 +185,8 @@ def _game_changed_sender(game: Any, state: engine.GameState,
     def messages() -> Messages:
         """The views are made after the commit, where the sends run (``state`` is
         immutable), not in the transaction that holds the table's locks."""
-        seat_views, public = game_views(state)
         start = 0 if whole_history else engine.last_action_history_start(state)
+        seat_views, public = game_views(state, start)
         made = [(seat_group(table_id, position),
                  _event(game_id, version, view, start, deadline))
                 for position, view in enumerate(seat_views)]

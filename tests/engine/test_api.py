@@ -26,7 +26,9 @@ from games.engine import (
     fast,
     game_from_position,
     new_game,
+    observe,
     position_of,
+    public_view,
     rules,
 )
 from games.engine.cards import card_at, codes_of_mask, mask_of, parse_cards
@@ -252,3 +254,14 @@ def test_protocol_main_reads_stdin(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(sys, "stdin", io.StringIO('{"cmd": "policies"}\n'))
     protocol.main()
     assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_views_refuse_a_history_start_that_is_not_an_index() -> None:
+    state = play(deal_hands(BASIC), (0, "lead", "6H"))
+    for bad in [-1, True, 1.0, "1", None]:
+        with pytest.raises(ValueError, match="history_from"):
+            observe(state, 0, history_from=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="history_from"):
+            public_view(state, bad)  # type: ignore[arg-type]
+    assert observe(state, 1, history_from=1).history == []
+    assert public_view(state, 0).history == observe(state, 1).history

@@ -189,8 +189,15 @@ def play_random_game(state: GameState, rng: random.Random, deep: bool) -> GameSt
         action = rng.choice(legal_actions(state, seat))
         earlier, state = state, apply(state, seat, action)
         # The history only grows; a live table sends the last action's entries alone.
-        assert last_action_history_start(state) == len(earlier.history)
+        start = last_action_history_start(state)
+        assert start == len(earlier.history)
         assert state.history[:len(earlier.history)] == earlier.history
+        # R19 views made with those entries alone are the whole views, history cut.
+        whole, added = observe(state, viewer).to_dict(), observe(
+            state, viewer, history_from=start).to_dict()
+        assert added.pop("history") == whole.pop("history")[start:] and added == whole
+        whole, added = public_view(state).to_dict(), public_view(state, start).to_dict()
+        assert added.pop("history") == whole.pop("history")[start:] and added == whole
         if before is not None:
             assert before == _previous(state).to_dict(), "apply mutated its input"
     return state
