@@ -102,6 +102,13 @@ def _send_made(make: Callable[[], Messages]) -> None:
             logger.exception("a broadcast could not be made")
             return
         layer = get_channel_layer()
+        send_many = getattr(layer, "group_send_many", None)
+        if send_many is not None:  # one Redis pipeline (kozel_site/channel_layer.py)
+            try:
+                await send_many(messages)
+            except Exception:  # noqa: BLE001 - clients resync
+                logger.exception("broadcast to %s failed", [g for g, _ in messages])
+            return
         results = await asyncio.gather(
             *(layer.group_send(group, message) for group, message in messages),
             return_exceptions=True)

@@ -117,7 +117,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 
-# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process.
+# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process;
+# a move's five messages go in one pipeline (kozel_site/channel_layer.py).
 # KOZEL_CHANNEL_LAYER=redis selects its list-based core layer instead, whose receive pops
 # one message per Redis round trip per process, one after the other: at 100 tables every
 # broadcast queued there (move round trip p50/p99 37/356 ms against 17/231 ms on pub/sub,
@@ -126,7 +127,7 @@ REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 CHANNEL_LAYER_KIND = env_choice("KOZEL_CHANNEL_LAYER", "pubsub", ("pubsub", "redis"))
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
+        "BACKEND": ("kozel_site.channel_layer.PubSubLayer"
                     if CHANNEL_LAYER_KIND != "redis" else "channels_redis.core.RedisChannelLayer"),
         "CONFIG": {
             # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
