@@ -97,6 +97,9 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The same backend, its health check at most once a second per connection.
+        DATABASES["default"]["ENGINE"] = "kozel_site.postgres"
 else:
     DATABASES = {
         "default": {
