@@ -12,6 +12,7 @@ frame means.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -19,5 +20,10 @@ import orjson
 
 def dumps(content: Any) -> str:
     """``content`` as JSON text; dict keys that are not strings become strings, as
-    ``json.dumps`` makes them."""
-    return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    ``json.dumps`` makes them. What orjson refuses to write (an integer beyond 64 bits,
+    such as a client's ``ping`` nonce echoed in its ``pong``: python -m tests.load fuzz
+    closed those sockets with 1011) the standard library writes."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(content)

@@ -235,6 +235,17 @@ async def test_deeply_nested_frame_is_a_bad_frame_and_the_socket_stays_open(cast
     await alice.close()
 
 
+async def test_a_ping_nonce_beyond_64_bits_comes_back_in_its_pong(cast):
+    """The pong echoes the nonce as sent: frames are written by orjson, which refuses
+    such an integer, and the standard library writes it (kozel_site.wire_json)."""
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    await alice.receive_type("snapshot")
+    await alice.communicator.send_to(text_data='{"type": "ping", "nonce": ' + str(2 ** 70) + "}")
+    assert (await alice.receive_type("pong"))["nonce"] == 2 ** 70
+    await alice.close()
+
+
 async def test_binary_frame_is_refused(cast):
     table, series, game = await seated_series(cast)
     alice = await connect(table.pk, cast.alice)
