@@ -10,7 +10,6 @@ what its groups receive.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
@@ -25,6 +24,7 @@ from games.policy import policy, user_group
 from games.services import chat, clock, fact_rows, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
 from games.shared_reads import SharedReads
+from kozel_site import wire_json
 from kozel_site.ws import SiteSocket, db_call, db_read
 
 MAX_FRAME_BYTES = 4096
@@ -232,7 +232,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_error("bad_frame", f"A frame has at most {MAX_FRAME_BYTES} bytes.")
             return
         try:
-            content = json.loads(text_data)
+            content = wire_json.loads(text_data)
         except (ValueError, RecursionError):
             # A small frame nested a few thousand levels deep ("[" * 3000) makes the
             # decoder raise RecursionError, not ValueError (STACK-NOTES 14).

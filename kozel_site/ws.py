@@ -75,7 +75,7 @@ def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 class SiteSocket:
     """Mixin (before the channels consumer class) for every consumer of the site:
     dispatch without channels' per-message connection hop (see the module docstring),
-    frames written by :mod:`kozel_site.wire_json`, and drop a frame for a
+    frames read and written by :mod:`kozel_site.wire_json`, and drop a frame for a
     socket that is already closing.
 
     A broadcast or a reply can race the client's close (or our own 4008): daphne then
@@ -83,6 +83,10 @@ class SiteSocket:
     consumer with a traceback and skip ``disconnect`` (found by ``python -m tests.load
     fuzz``). The client is gone or going; it resyncs when it comes back.
     """
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        return wire_json.loads(text_data)
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
