@@ -15,6 +15,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.moderation.asgi import SuspensionGate  # noqa: E402
+from kozel_site.gc_tuning import freeze_after_start_up  # noqa: E402
 from kozel_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -26,3 +27,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Start-up's objects out of every later full collection (kozel_site/gc_tuning.py).
+freeze_after_start_up()
