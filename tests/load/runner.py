@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.load import fixtures
+from tests.load import fixtures, probes
 from tests.load.clients import FloorRoom, Pacing, SeatClient, Stats, Tracker, pause
 from tests.load.layout import Layout, say
 from tests.load.measure import ProcSampler, percentiles
@@ -227,6 +227,7 @@ class Run:
         out["processes"] = self.sampler.report()
         out["restarts"] = {c.name: c.restarts for c in self.layout.children() if c.restarts}
         out["server_log_errors"] = scan_logs(self.layout)
+        out["web_probes"] = web_probes(self.layout)
         return out
 
     async def _guarded(self, fn: Any, *args: Any) -> dict[str, Any]:
@@ -252,6 +253,20 @@ def scan_logs(layout: Layout) -> dict[str, Any]:
                  if ERROR_LINE.search(line)]
         if lines:
             found[path.stem] = {"count": len(lines), "first": lines[:5]}
+    return found
+
+
+def web_probes(layout: Layout) -> dict[str, list[str]]:
+    """Each web process's probe windows (tests/load/probes.py), one line per 10 s:
+    ``loop p50/p99/max | writer p50/p99/max | gc2 <count>x max <pause>`` in ms."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(layout.logs.glob("web*.log")):
+        found[path.stem] = [
+            "loop {}/{}/{} | writer {}/{}/{}".format(
+                *(w[k].get(q, "-") for k in ("loop", "writer") for q in ("p50", "p99", "max")))
+            + " | gc2 {}x max {}".format(w.get("gc", {}).get("2", {}).get("n", "-"),
+                                         w.get("gc", {}).get("2", {}).get("max", "-"))
+            for w in probes.read_lines(path.read_text(errors="replace"))]
     return found
 
 

@@ -58,12 +58,13 @@ def run(args: argparse.Namespace) -> int:
 def _print(result: dict[str, Any]) -> None:
     rows = []
     for key, value in result.items():
-        if key in ("args", "processes", "server_log_errors", "moves", "steps", "faults"):
+        if key in ("args", "processes", "server_log_errors", "moves", "steps", "faults",
+                   "web_probes"):
             continue
         rows.append((key, value))
     print_table(f"{result['scenario']} (load {result['load_1min_before']} → "
                 f"{result['load_1min_after']})", rows)
-    for key in ("moves", "steps", "faults", "processes", "server_log_errors"):
+    for key in ("moves", "steps", "faults", "processes", "server_log_errors", "web_probes"):
         if key in result:
             value = result[key]
             if isinstance(value, list):

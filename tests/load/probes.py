@@ -1,0 +1,90 @@
+"""Probes inside each web process of the load layout: where a move's time waits.
+
+The harness times a move from its own socket; what it cannot see is whether the wait
+was in the web process's event loop (busy sending, decoding, building views) or in
+the queue of the one thread that writes to the database (``kozel_site.ws.db_call``),
+behind other tables' moves. Every ``EVERY`` seconds each probe asks both for nothing:
+
+- ``loop``: how late ``asyncio.sleep`` wakes up (the loop's lag);
+- ``writer``: how long a no-op handed to the writing thread takes to come back (its
+  queue, plus the loop's lag on the way back);
+
+and every ``WINDOW`` seconds it writes one line ``load-probe {json}`` to its log with
+the window's percentiles. The harness reads them back into its results
+(``web_probes``). Loaded only by tests/load/asgi.py, never by the site.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from tests.load.measure import percentiles
+
+EVERY = 0.05
+WINDOW = 10.0
+PREFIX = "load-probe "
+
+_started = False
+_gc_began: list[float] = [0.0]
+_gc_pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+
+
+def _time_gc(phase: str, info: dict[str, Any]) -> None:
+    """gc.callbacks: each collection's pause, by generation (every thread stops)."""
+    if phase == "start":
+        _gc_began[0] = time.perf_counter()
+    else:
+        _gc_pauses[info["generation"]].append(time.perf_counter() - _gc_began[0])
+
+
+def _noop() -> None:
+    return None
+
+
+_on_writer = sync_to_async(_noop, thread_sensitive=True)
+
+
+def start_once() -> None:
+    """Start the probes on the running loop, the first time a scope arrives."""
+    global _started
+    if _started:
+        return
+    _started = True
+    gc.callbacks.append(_time_gc)
+    asyncio.get_running_loop().create_task(_probe())
+
+
+async def _probe() -> None:
+    loop_lags: list[float] = []
+    writer_waits: list[float] = []
+    window_end = time.monotonic() + WINDOW
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(EVERY)
+        loop_lags.append(time.monotonic() - asked - EVERY)
+        asked = time.monotonic()
+        await _on_writer()
+        writer_waits.append(time.monotonic() - asked)
+        if time.monotonic() >= window_end:
+            line = {"pid": os.getpid(), "at": time.time(), "loop": percentiles(loop_lags),
+                    "writer": percentiles(writer_waits),
+                    "gc": {str(g): percentiles(p) for g, p in _gc_pauses.items()}}
+            for pauses in _gc_pauses.values():
+                pauses.clear()
+            print(PREFIX + json.dumps(line), file=sys.stderr, flush=True)
+            loop_lags, writer_waits = [], []
+            window_end = time.monotonic() + WINDOW
+
+
+def read_lines(text: str) -> list[dict[str, Any]]:
+    """The probe lines of one log."""
+    return [json.loads(line[line.index(PREFIX) + len(PREFIX):])
+            for line in text.splitlines() if PREFIX in line]
