@@ -155,8 +155,8 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     except engine.IllegalActionError as exc:
         raise IllegalActionError(refusals.translate(str(exc))) from None
     game.version += 1
-    rows.insert(Move(game=game, seq=game.version, seat=seat, kind=action.kind,
-                     cards=[c.code for c in action.cards], source=source))
+    move = Move(game=game, seq=game.version, seat=seat, kind=action.kind,
+                cards=[c.code for c in action.cards], source=source)
     game.state = new_state.to_dict()
     roster_seat_ = roster_seat(series, seat)
     if source == Move.Source.PLAYER:
@@ -164,8 +164,8 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     elif roster_seat_.away_user_id:
         game.substitute_seats |= 1 << seat  # not the absent person's own play
     clock.arm_turn_clock_locked(game, new_state, locked.table)
-    rows.update(game, ["version", "state", "turn_started_at", "turn_deadline", "turn_seat",
-                       "substitute_seats", "updated_at"])
+    rows.insert_and_update(move, game, ["version", "state", "turn_started_at", "turn_deadline",
+                                        "turn_seat", "substitute_seats", "updated_at"])
     result = engine.outcome(new_state)
     if result is not None:
         finish.finish_game_locked(locked, new_state, result)

@@ -167,29 +167,44 @@ def latest_series_and_game(table: Table) -> tuple[Series | None, Game | None]:
     return _playing_read(connection.vendor).latest(table)
 
 
-def insert(obj: models.Model) -> None:
-    """``obj.save()`` for a new row whose id nobody reads afterwards (the Move log):
-    one INSERT, no RETURNING, auto fields filled as the ORM fills them."""
+def _insert_sql(obj: models.Model) -> tuple[str, list[Any]]:
     fields = [field for field in obj._meta.concrete_fields if not field.primary_key]
     values = [field.get_db_prep_save(field.pre_save(obj, True), connection)
               for field in fields]
     quote = connection.ops.quote_name
-    sql = (f"INSERT INTO {quote(obj._meta.db_table)} "
-           f"({', '.join(quote(field.column) for field in fields)}) "
-           f"VALUES ({', '.join(['%s'] * len(fields))})")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+    return (f"INSERT INTO {quote(obj._meta.db_table)} "
+            f"({', '.join(quote(field.column) for field in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})", values)
 
 
-def update(obj: models.Model, field_names: Sequence[str]) -> None:
-    """``obj.save(update_fields=field_names)`` for a row that is known to exist (locked
-    by this transaction): one UPDATE, ``auto_now`` fields set as the ORM sets them."""
+def _update_sql(obj: models.Model, field_names: Sequence[str]) -> tuple[str, list[Any]]:
     fields = [obj._meta.get_field(name) for name in field_names]
     values = [field.get_db_prep_save(field.pre_save(obj, False), connection)  # type: ignore[union-attr]
               for field in fields]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]
-    sql = (f"UPDATE {quote(obj._meta.db_table)} SET {assignments} "
-           f"WHERE {quote(obj._meta.pk.column)} = %s")
+    return (f"UPDATE {quote(obj._meta.db_table)} SET {assignments} "
+            f"WHERE {quote(obj._meta.pk.column)} = %s", [*values, obj.pk])
+
+
+def insert_and_update(new: models.Model, obj: models.Model,
+                      field_names: Sequence[str]) -> None:
+    """``new.save()`` for a new row whose id nobody reads afterwards (the Move log: no
+    RETURNING, auto fields filled as the ORM fills them), and
+    ``obj.save(update_fields=field_names)`` for a row this transaction has locked (its
+    Game: ``auto_now`` fields set as the ORM sets them).
+
+    On PostgreSQL in one statement (a data-modifying ``WITH``), one round trip less on
+    the web process's one writing thread, where a move was ~80 % waiting for
+    PostgreSQL's answers (py-spy at 100 tables, issue 15). PostgreSQL runs both parts;
+    the INSERT's constraints hold as they would alone. Elsewhere, two statements."""
+    insert_sql, insert_params = _insert_sql(new)
+    update_sql, update_params = _update_sql(obj, field_names)
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(insert_sql, insert_params)
+            cursor.execute(update_sql, update_params)
+        return
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+        cursor.execute(f"WITH inserted AS ({insert_sql}) {update_sql}",
+                       [*insert_params, *update_params])
