@@ -210,6 +210,30 @@ def _learn(target: Target, snapshot: dict[str, Any]) -> None:
         target.hand = list(game["view"].get("hand") or [])
 
 
+class WithinTheLimit:
+    """The server's token bucket for one socket (games/consumers.py: 20 frames, 10 a
+    second), kept by the sender with a margin, so that a socket that is not a burst
+    never earns ``rate_limited`` by chance: its random gaps (``rate`` frames a second on
+    average) can bunch, and the faster the server answers, the more they bunch."""
+
+    MARGIN = 6.0
+
+    def __init__(self) -> None:
+        from games.consumers import BUCKET_SIZE, REFILL_PER_SECOND
+
+        self.SIZE, self.REFILL = BUCKET_SIZE, REFILL_PER_SECOND
+        self.tokens, self.at = self.SIZE, time.monotonic()
+
+    async def take(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.SIZE, self.tokens + (now - self.at) * self.REFILL)
+        self.at = now
+        if self.tokens < self.MARGIN + 1:
+            await asyncio.sleep((self.MARGIN + 1 - self.tokens) / self.REFILL)
+            self.tokens, self.at = self.MARGIN + 1, time.monotonic()
+        self.tokens -= 1
+
+
 async def fuzz_socket(port: int, target: Target, session: str | None, budget: list[int],
                       rate: float, stats: FuzzStats, stop: asyncio.Event) -> None:
     """One hostile socket, frame after frame, until the shared budget is spent."""
@@ -220,7 +244,9 @@ async def fuzz_socket(port: int, target: Target, session: str | None, budget: li
                 first = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if first.get("type") == "snapshot":
                     _learn(target, first)
+                limit = WithinTheLimit()
                 while budget[0] > 0 and not stop.is_set():
+                    await limit.take()
                     budget[0] -= 1
                     category = random.choice(CATEGORIES)
                     frame, allowed = frame_for(category, target)
