@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -26,6 +27,30 @@ def percentiles(samples: list[float], scale: float = 1000.0) -> dict[str, float 
 
     return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99),
             "max": round(ordered[-1] * scale, 2)}
+
+
+class GcPauses:
+    """Each cyclic garbage collection's pause in this process, by generation: while
+    one runs every thread of the process stands still (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+
+    def install(self) -> None:
+        gc.callbacks.append(self._time)
+
+    def _time(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+
+    def take(self) -> dict[str, dict[str, float | int]]:
+        """The pauses so far, by generation (ms), and start counting afresh."""
+        taken = {str(g): percentiles(p) for g, p in self.pauses.items()}
+        self.pauses = {0: [], 1: [], 2: []}
+        return taken
 
 
 def _cpu_ticks(pid: int) -> int | None:

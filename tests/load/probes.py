@@ -17,7 +17,6 @@ the window's percentiles. The harness reads them back into its results
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 import sys
@@ -26,23 +25,14 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from tests.load.measure import percentiles
+from tests.load.measure import GcPauses, percentiles
 
 EVERY = 0.05
 WINDOW = 10.0
 PREFIX = "load-probe "
 
 _started = False
-_gc_began: list[float] = [0.0]
-_gc_pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-
-
-def _time_gc(phase: str, info: dict[str, Any]) -> None:
-    """gc.callbacks: each collection's pause, by generation (every thread stops)."""
-    if phase == "start":
-        _gc_began[0] = time.perf_counter()
-    else:
-        _gc_pauses[info["generation"]].append(time.perf_counter() - _gc_began[0])
+_gc = GcPauses()
 
 
 def _noop() -> None:
@@ -58,7 +48,7 @@ def start_once() -> None:
     if _started:
         return
     _started = True
-    gc.callbacks.append(_time_gc)
+    _gc.install()
     asyncio.get_running_loop().create_task(_probe())
 
 
@@ -76,9 +66,7 @@ async def _probe() -> None:
         if time.monotonic() >= window_end:
             line = {"pid": os.getpid(), "at": time.time(), "loop": percentiles(loop_lags),
                     "writer": percentiles(writer_waits),
-                    "gc": {str(g): percentiles(p) for g, p in _gc_pauses.items()}}
-            for pauses in _gc_pauses.values():
-                pauses.clear()
+                    "gc": _gc.take()}
             print(PREFIX + json.dumps(line), file=sys.stderr, flush=True)
             loop_lags, writer_waits = [], []
             window_end = time.monotonic() + WINDOW
