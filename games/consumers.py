@@ -304,6 +304,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     async def on_chat(self, content: dict[str, Any]) -> None:
         try:
+            chat.check_message(self.user, content.get("text"))  # without the database
             await db_call(chat.post_message)(
                 self.table_id, self.user, content.get("text"))
         except ServiceError as exc:
@@ -320,6 +321,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     async def on_vote(self, content: dict[str, Any]) -> None:
         try:
+            votes.check_vote(self.user, content.get("kind"))  # without the database
             tally = await db_call(votes.cast_vote)(
                 self.table_id, self.user, content.get("kind"))
         except ServiceError as exc:

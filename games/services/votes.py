@@ -22,12 +22,19 @@ from games.services.errors import InvalidRequestError, NotYourSeatError, Permiss
 VOTES_NEEDED = 3
 
 
-def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[str, Any]:
-    """Record ``user``'s vote; carry it out when 3 of 4 seats agree. Returns the tally."""
+def check_vote(user: AbstractBaseUser | None, kind: Any) -> None:
+    """The checks of a vote that need no database: a known kind, a signed-in voter
+    (PermissionDeniedError or InvalidRequestError). The live table runs them on its
+    event loop first, as for chat lines (services/chat.py, ``check_message``)."""
     if kind not in SeriesVote.Kind.values:
         raise InvalidRequestError(_("Vote to pause, resume or end."))
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to vote."))
+
+
+def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[str, Any]:
+    """Record ``user``'s vote; carry it out when 3 of 4 seats agree. Returns the tally."""
+    check_vote(user, kind)
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         if series.ranked:

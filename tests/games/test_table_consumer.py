@@ -423,6 +423,46 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
         await r.close()
 
 
+async def test_malformed_chat_and_votes_are_refused_without_the_writing_thread(cast):
+    """A chat line or a vote whose shape is wrong, or from no one signed in, is refused
+    on the event loop: while the process's one writing thread is busy, their errors
+    still come back at once (issue 15: under the fuzzer they queued there, beside the
+    live tables' moves). A well-formed line waits for the thread, and is then stored."""
+    from kozel_site.ws import db_call
+
+    table, series, game = await seated_series(cast)
+    alice = await connect(table.pk, cast.alice)
+    anonymous = await connect(table.pk)
+    for rec in (alice, anonymous):
+        await rec.receive_type("snapshot")
+    busy, release = threading.Event(), threading.Event()
+
+    def occupy_the_writing_thread() -> None:
+        busy.set()
+        release.wait(10)
+
+    occupied = asyncio.ensure_future(db_call(occupy_the_writing_thread)())
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, busy.wait, 5)
+        refused = [(alice, {"type": "chat", "text": "   "}, "invalid"),
+                   (alice, {"type": "chat", "text": ["hi"]}, "invalid"),
+                   (alice, {"type": "chat", "text": "x" * 301}, "invalid"),
+                   (alice, {"type": "vote", "kind": "PAUSE"}, "invalid"),
+                   (anonymous, {"type": "chat", "text": "hi"}, "forbidden"),
+                   (anonymous, {"type": "vote", "kind": "pause"}, "forbidden")]
+        for rec, frame, code in refused:
+            await rec.send(frame)
+            assert (await rec.receive_type("error", timeout=2))["code"] == code, frame
+        await alice.send({"type": "chat", "text": "good luck"})
+        assert await alice.communicator.receive_nothing(0.5)  # waits for the thread
+    finally:
+        release.set()
+        await occupied
+    assert (await alice.receive_type("chat"))["message"]["text"] == "good luck"
+    for rec in (alice, anonymous):
+        await rec.close()
+
+
 async def test_events_carry_the_new_history_entries_and_rebuild_each_seats_history_r19(cast):
     """An event's view has no history; its ``history_added`` from ``history_from`` on,
     after the history a socket already holds, gives exactly the history the snapshot
