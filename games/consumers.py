@@ -94,11 +94,14 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await db_read(self._load_reader_choices)()
         self.counted = True
         self.redis_run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
-        await db_call(presence.connected)(
+        # Presence lives in Redis and only reads the database: not on the writing
+        # thread, where a crowd of connects queued beside the moves (issue 15).
+        await db_read(presence.connected)(
             self.table_id, self.channel_name, self.user)
         # Coming back to a casual table gives your seat back at once (UX): the
         # substitute bot played it only while you were away.
-        await db_call(clock.return_to_seat)(self.table_id, self.user)
+        if await db_read(clock.seat_kept_for)(self.table_id, self.user):
+            await db_call(clock.return_to_seat)(self.table_id, self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:

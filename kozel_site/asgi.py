@@ -10,20 +10,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings.base")
 # Django must be set up before anything imports models (consumers do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.moderation.asgi import SuspensionGate  # noqa: E402
 from kozel_site.gc_tuning import freeze_after_start_up  # noqa: E402
 from kozel_site.routing import websocket_urlpatterns  # noqa: E402
+from kozel_site.ws import auth_middleware_stack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             # A suspended account's handshakes are refused (issue 14).
-            AuthMiddlewareStack(SuspensionGate(URLRouter(websocket_urlpatterns)))
+            auth_middleware_stack(SuspensionGate(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

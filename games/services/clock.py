@@ -273,6 +273,20 @@ def _reclaimable_seat(series: Series, user: AbstractBaseUser | None) -> SeriesSe
     return seat
 
 
+def seat_kept_for(table_id: int, user: AbstractBaseUser | None) -> bool:
+    """Whether a substitute keeps a casual seat of ``table_id``'s live series warm for
+    ``user`` (:func:`return_to_seat` gives it back). A read only: the live table asks it
+    on its reading thread at every connect, and calls :func:`return_to_seat` on the one
+    writing thread only when it is true (a crowd of connects queued there, beside the
+    moves: python -m tests.load, issue 15)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return SeriesSeat.objects.filter(away_user=user, gave_up=False,
+                                     series__table_id=table_id,
+                                     series__status=Series.Status.PLAYING,
+                                     series__ranked=False).exists()
+
+
 def return_to_seat(table_id: int, user: AbstractBaseUser | None) -> int | None:
     """Give a returning person their casual seat back, if a substitute keeps it warm.
 
@@ -280,13 +294,7 @@ def return_to_seat(table_id: int, user: AbstractBaseUser | None) -> int | None:
     ranked table nothing changes (the leaver rule); the snapshot tells them why.
     Returns the position reclaimed, or None.
     """
-    if user is None or not user.is_authenticated:
-        return None
-    waiting = SeriesSeat.objects.filter(away_user=user, gave_up=False,
-                                        series__table_id=table_id,
-                                        series__status=Series.Status.PLAYING,
-                                        series__ranked=False).exists()
-    if not waiting:
+    if not seat_kept_for(table_id, user):
         return None
     try:
         return reclaim_seat(table_id, user)

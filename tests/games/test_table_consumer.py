@@ -463,6 +463,38 @@ async def test_malformed_chat_and_votes_are_refused_without_the_writing_thread(c
         await rec.close()
 
 
+async def test_a_handshake_never_waits_for_the_writing_thread(cast):
+    """Opening a table (the user from the session, the suspension check, presence, a
+    kept seat to give back) only reads, on the reading thread: while the process's one
+    writing thread is busy, a seated player and a spectator still get their snapshots
+    at once (issue 15: a crowd of handshakes queued there, beside the moves)."""
+    from kozel_site.ws import db_call
+    from tests.games.ws import session_cookie
+
+    table, series, game = await seated_series(cast)
+    sessions = {user: await session_cookie(user) for user in (cast.alice, cast.charlie)}
+    busy, release = threading.Event(), threading.Event()
+
+    def occupy_the_writing_thread() -> None:
+        busy.set()
+        release.wait(10)
+
+    occupied = asyncio.ensure_future(db_call(occupy_the_writing_thread)())
+    sockets = []
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, busy.wait, 5)
+        for user in (cast.alice, cast.charlie):
+            rec = await asyncio.wait_for(connect(table.pk, session=sessions[user]), 3)
+            sockets.append(rec)
+            snap = await rec.receive_type("snapshot", timeout=3)
+            assert snap["you"]["position"] == (0 if user is cast.alice else None)
+    finally:
+        release.set()
+        await occupied
+    for rec in sockets:
+        await rec.close()
+
+
 async def test_events_carry_the_new_history_entries_and_rebuild_each_seats_history_r19(cast):
     """An event's view has no history; its ``history_added`` from ``history_from`` on,
     after the history a socket already holds, gives exactly the history the snapshot

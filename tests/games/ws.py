@@ -53,10 +53,13 @@ class Recorder:
         await self.communicator.disconnect()
 
 
-async def connect(table_id: int, user=None, *, path: str | None = None) -> Recorder:
+async def connect(table_id: int, user=None, *, path: str | None = None,
+                  session: str | None = None) -> Recorder:
+    """A handshake as ``user`` (signed in anew, or with the ``session`` key given)."""
     headers = [ORIGIN]
-    if user is not None:
-        headers.append((b"cookie", f"sessionid={await session_cookie(user)}".encode()))
+    if user is not None or session is not None:
+        key = session if session is not None else await session_cookie(user)
+        headers.append((b"cookie", f"sessionid={key}".encode()))
     communicator = WebsocketCommunicator(application, path or f"/ws/table/{table_id}/",
                                          headers=headers)
     connected, code = await communicator.connect(timeout=5)
