@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import threading
+from collections.abc import AsyncIterator
 
 import pytest
 from channels.db import database_sync_to_async
@@ -423,27 +425,39 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
         await r.close()
 
 
+@contextlib.asynccontextmanager
+async def writing_thread_busy() -> AsyncIterator[None]:
+    """The process's one writing thread (``kozel_site.ws.db_call``) held by a call
+    that returns only when the block ends: whatever the block sees answered at once
+    did not queue there."""
+    from kozel_site.ws import db_call
+
+    busy, release = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        busy.set()
+        release.wait(10)
+
+    occupied = asyncio.ensure_future(db_call(occupy)())
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, busy.wait, 5)
+        yield
+    finally:
+        release.set()
+        await occupied
+
+
 async def test_malformed_chat_and_votes_are_refused_without_the_writing_thread(cast):
     """A chat line or a vote whose shape is wrong, or from no one signed in, is refused
     on the event loop: while the process's one writing thread is busy, their errors
     still come back at once (issue 15: under the fuzzer they queued there, beside the
     live tables' moves). A well-formed line waits for the thread, and is then stored."""
-    from kozel_site.ws import db_call
-
     table, series, game = await seated_series(cast)
     alice = await connect(table.pk, cast.alice)
     anonymous = await connect(table.pk)
     for rec in (alice, anonymous):
         await rec.receive_type("snapshot")
-    busy, release = threading.Event(), threading.Event()
-
-    def occupy_the_writing_thread() -> None:
-        busy.set()
-        release.wait(10)
-
-    occupied = asyncio.ensure_future(db_call(occupy_the_writing_thread)())
-    try:
-        assert await asyncio.get_running_loop().run_in_executor(None, busy.wait, 5)
+    async with writing_thread_busy():
         refused = [(alice, {"type": "chat", "text": "   "}, "invalid"),
                    (alice, {"type": "chat", "text": ["hi"]}, "invalid"),
                    (alice, {"type": "chat", "text": "x" * 301}, "invalid"),
@@ -455,9 +469,6 @@ async def test_malformed_chat_and_votes_are_refused_without_the_writing_thread(c
             assert (await rec.receive_type("error", timeout=2))["code"] == code, frame
         await alice.send({"type": "chat", "text": "good luck"})
         assert await alice.communicator.receive_nothing(0.5)  # waits for the thread
-    finally:
-        release.set()
-        await occupied
     assert (await alice.receive_type("chat"))["message"]["text"] == "good luck"
     for rec in (alice, anonymous):
         await rec.close()
@@ -468,29 +479,17 @@ async def test_a_handshake_never_waits_for_the_writing_thread(cast):
     kept seat to give back) only reads, on the reading thread: while the process's one
     writing thread is busy, a seated player and a spectator still get their snapshots
     at once (issue 15: a crowd of handshakes queued there, beside the moves)."""
-    from kozel_site.ws import db_call
     from tests.games.ws import session_cookie
 
     table, series, game = await seated_series(cast)
     sessions = {user: await session_cookie(user) for user in (cast.alice, cast.charlie)}
-    busy, release = threading.Event(), threading.Event()
-
-    def occupy_the_writing_thread() -> None:
-        busy.set()
-        release.wait(10)
-
-    occupied = asyncio.ensure_future(db_call(occupy_the_writing_thread)())
     sockets = []
-    try:
-        assert await asyncio.get_running_loop().run_in_executor(None, busy.wait, 5)
+    async with writing_thread_busy():
         for user in (cast.alice, cast.charlie):
             rec = await asyncio.wait_for(connect(table.pk, session=sessions[user]), 3)
             sockets.append(rec)
             snap = await rec.receive_type("snapshot", timeout=3)
             assert snap["you"]["position"] == (0 if user is cast.alice else None)
-    finally:
-        release.set()
-        await occupied
     for rec in sockets:
         await rec.close()
 
