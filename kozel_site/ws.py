@@ -18,7 +18,8 @@ process, and A/B runs of the same command one after the other; issue 15):
   PostgreSQL, games/services/rows.py) two or three writing threads were measured again,
   and were no better (p50/p99 17/202 and 17/206 ms against 15/162 ms for one thread).
 - Calls that only read (a table's snapshot facts, who may view it, a reader's chat
-  choices) run on one second thread, :func:`db_read`: when many games end together each
+  choices, and everything a handshake asks: :class:`ReadThreadAuthMiddleware`) run on
+  one second thread, :func:`db_read`: when many games end together each
   process reads every such table's facts (~14 ms each under load), and behind those
   reads the moves of every other table waited on the one thread (python -m tests.load
   play: 25 % of that thread's time, the tail of every run).
