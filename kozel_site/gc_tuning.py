@@ -33,8 +33,13 @@ def freeze_after_start_up() -> int:
     """Import what a request would import lazily (the URL patterns, so every view
     module), fill the engine's per-hand memo, collect what start-up left behind, then
     freeze the rest. Returns how many objects were frozen. Called once, when the
-    process is ready to serve."""
+    process is ready to serve; a no-op (0) where ``KOZEL_FREEZE_AFTER_START_UP`` is
+    off (the test settings)."""
+    from django.conf import settings
     from django.urls import get_resolver
+
+    if not settings.KOZEL_FREEZE_AFTER_START_UP:
+        return 0
 
     get_resolver().url_patterns  # noqa: B018 - imports every view module
     rules.warm_caches()

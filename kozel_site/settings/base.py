@@ -119,6 +119,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # exported for child processes (kozel_site/embedded_redis.py).
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
+# A server process (daphne, a Celery worker) freezes its start-up objects out of the
+# garbage collector once it is ready (kozel_site/gc_tuning.py).
+KOZEL_FREEZE_AFTER_START_UP = env_bool("KOZEL_FREEZE_AFTER_START_UP", True)
 
 # channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process;
 # a move's five messages go in one pipeline (kozel_site/channel_layer.py).
