@@ -221,16 +221,18 @@ class WithinTheLimit:
     def __init__(self) -> None:
         from games.consumers import BUCKET_SIZE, REFILL_PER_SECOND
 
-        self.SIZE, self.REFILL = BUCKET_SIZE, REFILL_PER_SECOND
-        self.tokens, self.at = self.SIZE, time.monotonic()
+        self.size, self.refill = BUCKET_SIZE, REFILL_PER_SECOND
+        self.tokens, self.at = self.size, time.monotonic()
 
     async def take(self) -> None:
+        """Wait, if need be, until a frame leaves ``MARGIN`` tokens in the bucket."""
         now = time.monotonic()
-        self.tokens = min(self.SIZE, self.tokens + (now - self.at) * self.REFILL)
+        self.tokens = min(self.size, self.tokens + (now - self.at) * self.refill)
         self.at = now
-        if self.tokens < self.MARGIN + 1:
-            await asyncio.sleep((self.MARGIN + 1 - self.tokens) / self.REFILL)
-            self.tokens, self.at = self.MARGIN + 1, time.monotonic()
+        floor = self.MARGIN + 1
+        if self.tokens < floor:
+            await asyncio.sleep((floor - self.tokens) / self.refill)
+            self.tokens, self.at = floor, time.monotonic()
         self.tokens -= 1
 
 

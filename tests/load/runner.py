@@ -281,15 +281,18 @@ def scan_logs(layout: Layout) -> dict[str, Any]:
 def web_probes(layout: Layout) -> dict[str, list[str]]:
     """Each web process's probe windows (tests/load/probes.py), one line per 10 s:
     ``loop p50/p99/max | writer p50/p99/max | gc2 <count>x max <pause>`` in ms."""
-    found: dict[str, list[str]] = {}
-    for path in sorted(layout.logs.glob("web*.log")):
-        found[path.stem] = [
-            "loop {}/{}/{} | writer {}/{}/{}".format(
-                *(w[k].get(q, "-") for k in ("loop", "writer") for q in ("p50", "p99", "max")))
-            + " | gc2 {}x max {}".format(w.get("gc", {}).get("2", {}).get("n", "-"),
-                                         w.get("gc", {}).get("2", {}).get("max", "-"))
-            for w in probes.read_lines(path.read_text(errors="replace"))]
-    return found
+    return {path.stem: [_probe_line(window)
+                        for window in probes.read_lines(path.read_text(errors="replace"))]
+            for path in sorted(layout.logs.glob("web*.log"))}
+
+
+def _probe_line(window: dict[str, Any]) -> str:
+    def spread(figures: dict[str, Any]) -> str:
+        return "/".join(str(figures.get(q, "-")) for q in ("p50", "p99", "max"))
+
+    full = window.get("gc", {}).get("2", {})
+    return (f"loop {spread(window['loop'])} | writer {spread(window['writer'])} | "
+            f"gc2 {full.get('n', '-')}x max {full.get('max', '-')}")
 
 
 def pick(items: list[Any]) -> Any:
