@@ -100,14 +100,33 @@ async def open_socket(port: int, path: str, session_key: str | None,
 class Pacing:
     """Think time before an action, seconds (human-like by default). Nobody acts before
     ``go`` is set: the run opens every socket first (tests/load/runner.py), so that the
-    crowd of handshakes is measured on its own and not mixed into the moves' figures."""
+    crowd of handshakes is measured on its own and not mixed into the moves' figures.
+
+    ``stagger``: the tables begin over that many seconds after ``go`` (each table at its
+    own offset, :meth:`wait_for_table`), as a site's tables do, instead of all dealing
+    at the same instant and so ending their games together (the runner then measures
+    from the moment the last table began)."""
 
     low: float = 0.5
     high: float = 2.0
+    stagger: float = 0.0
     go: asyncio.Event = field(default_factory=asyncio.Event)
+    go_at: float = 0.0
 
     def think(self) -> float:
         return random.uniform(self.low, self.high) if self.high > 0 else 0.0
+
+    def start(self) -> None:
+        """Let everyone play (the tables' offsets count from now)."""
+        self.go_at = time.monotonic()
+        self.go.set()
+
+    async def wait_for_table(self, offset: float) -> None:
+        """Wait for ``go`` and then until this table's offset has passed."""
+        await self.go.wait()
+        late = self.go_at + offset - time.monotonic()
+        if late > 0:
+            await asyncio.sleep(late)
 
 
 def with_added_history(view: dict[str, Any] | None,
@@ -128,10 +147,11 @@ class SeatClient:
 
     def __init__(self, *, table_id: int, seat: int, session_key: str, ports: list[int],
                  first_port: int, tracker: Tracker, stats: Stats, pacing: Pacing,
-                 stop: asyncio.Event) -> None:
+                 stop: asyncio.Event, start_offset: float = 0.0) -> None:
         self.table_id, self.seat, self.session_key = table_id, seat, session_key
         self.ports, self.port_index = ports, first_port
         self.tracker, self.stats, self.pacing, self.stop = tracker, stats, pacing, stop
+        self.start_offset = start_offset  # seconds after ``go`` (Pacing.stagger)
         self.ws: ClientConnection | None = None
         self.game_id: int | None = None
         self.version = -1
@@ -289,7 +309,7 @@ class SeatClient:
         self.think_task = asyncio.ensure_future(self._act_later(self.game_id, self.version))
 
     async def _act_later(self, game_id: int | None, version: int) -> None:
-        await self.pacing.go.wait()
+        await self.pacing.wait_for_table(self.start_offset)
         await asyncio.sleep(self.pacing.think())
         if self.ws is None or game_id is None or (game_id, version) != (self.game_id,
                                                                         self.version):
@@ -318,7 +338,7 @@ class FloorRoom:
                  stop: asyncio.Event) -> None:
         self.name, self.ports, self.first, self.interval, self.stop = (name, ports,
                                                                      first_port, interval, stop)
-        self.samples: list[float] = []
+        self.samples: list[tuple[float, float]] = []  # (sent, latency)
         self.sent: dict[str, float] = {}
         self.seen: dict[str, list[float]] = {}
         self.lost = 0
@@ -361,6 +381,6 @@ class FloorRoom:
                 got = self.seen.setdefault(token, [])
                 got.append(at)
                 if len(got) == 4 and token in self.sent:
-                    self.samples.append(max(got) - self.sent[token])
+                    self.samples.append((self.sent[token], max(got) - self.sent[token]))
         except ConnectionClosed:
             pass

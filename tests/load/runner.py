@@ -59,14 +59,17 @@ class Run:
 
     def start_clients(self, specs: list[fixtures.TableSpec]) -> None:
         k = len(self.layout.ports)
+        # With a stagger, the tables begin evenly spread over it, in a random order.
+        order = random.sample(range(len(specs)), len(specs))
         for index, spec in enumerate(specs):
+            offset = self.pacing.stagger * order[index] / max(1, len(specs))
             tracker = Tracker(len(spec.humans))
             self.trackers[spec.table_id] = tracker
             for n, (position, key) in enumerate(sorted(spec.humans.items())):
                 client = SeatClient(table_id=spec.table_id, seat=position, session_key=key,
                                     ports=self.layout.ports, first_port=(index + n) % k,
                                     tracker=tracker, stats=self.stats, pacing=self.pacing,
-                                    stop=self.stop)
+                                    stop=self.stop, start_offset=offset)
                 self.clients.append(client)
                 self.tasks.append(asyncio.ensure_future(client.run()))
 
@@ -124,16 +127,21 @@ class Run:
         reports is stamped on that loop, so a busy harness inflates them all (reported
         as ``harness_loop_lag_ms`` beside the figures it qualifies)."""
         while not self.stop.is_set():
-            measuring = self.pacing.go.is_set()  # a sleep begun before is set-up's
+            measuring = self.measuring()  # a sleep begun before is set-up's
             asked = time.monotonic()
             await asyncio.sleep(every)
             if measuring:
                 self.loop_lags.append(time.monotonic() - asked - every)
 
+    def measuring(self) -> bool:
+        """Whether the measured window has begun."""
+        return self.pacing.go.is_set() and time.monotonic() >= self.started
+
     async def wait_connected(self, timeout: float = 60) -> None:
         """Wait until every client has opened its socket (its snapshot follows), then let
-        them play: the measured window (``started``) begins here, and the crowd of
-        handshakes before it is reported on its own (``connect_all_s``)."""
+        them play: the measured window (``started``) begins here, or once the last table
+        has begun with a stagger (``Pacing.stagger``), and the crowd of handshakes before
+        it is reported on its own (``connect_all_s``)."""
         begin = time.monotonic()
         try:
             await asyncio.wait_for(asyncio.gather(*(c.connected_once.wait()
@@ -145,8 +153,8 @@ class Run:
             self.connect_all_s = round(time.monotonic() - begin, 2)
             hold_own_collector()
             self.own_gc.take()  # from here on: the measured window's collections
-            self.started = time.monotonic()
-            self.pacing.go.set()
+            self.pacing.start()
+            self.started = self.pacing.go_at + self.pacing.stagger
 
     async def supervise_for(self, seconds: float) -> None:
         """Let the run go on, polling the supervisor (restarts) every 0.2 s."""
@@ -203,14 +211,16 @@ class Run:
         return out
 
     def floor(self) -> dict[str, Any]:
-        samples = [x for room in self.floors for x in room.samples]
+        samples = [latency for room in self.floors for sent, latency in room.samples
+                   if sent >= self.started]
         return {**percentiles(samples), "lost": sum(r.lost for r in self.floors)}
 
     async def results(self, checks: bool = True) -> dict[str, Any]:
         elapsed = time.monotonic() - self.started
         out: dict[str, Any] = {}
         acts = self.stats.acts
-        timed = await self.orm(fixtures.timed_latencies, self.specs, acts, self.trackers)
+        timed = [(sent, latency) for sent, latency in await self.orm(
+            fixtures.timed_latencies, self.specs, acts, self.trackers) if sent >= self.started]
         lat = [latency for _sent, latency in timed]
         out["connect_all_s"] = self.connect_all_s
         out["move_round_trip_ms"] = percentiles(lat)
@@ -225,7 +235,8 @@ class Run:
                                               / out["floor_ms"]["p50"], 2)
         if checks:
             out["moves"] = await self._guarded(fixtures.check_moves, self.specs, acts)
-            out["actions_per_s"] = round(out["moves"].get("moves", 0) / max(elapsed, 1e-6), 1)
+            played = time.monotonic() - (self.pacing.go_at or self.started)
+            out["actions_per_s"] = round(out["moves"].get("moves", 0) / max(played, 1e-6), 1)
             out["finished"] = await self._guarded(fixtures.finished_counts, self.specs)
             out["verify_games"] = await self._guarded(fixtures.verify_all)
         out["player_actions_per_s"] = round(len(lat) / max(elapsed, 1e-6), 1)

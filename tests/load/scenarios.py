@@ -15,9 +15,9 @@ from tests.load.measure import cpu_times, load_average, print_table, steal_perce
 from tests.load.runner import Run
 
 
-def _pacing(text: str) -> Pacing:
+def _pacing(text: str, stagger: float = 0.0) -> Pacing:
     low, _, high = text.partition("-")
-    return Pacing(float(low), float(high or low))
+    return Pacing(float(low), float(high or low), stagger)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,7 +90,7 @@ def correctness(res: dict[str, Any]) -> list[str]:
 
 async def _standard(args: argparse.Namespace, layout: Layout, label: str = "load",
                     bots: int | None = None) -> Run:
-    run = Run(layout, _pacing(args.think))
+    run = Run(layout, _pacing(args.think, getattr(args, "stagger", 0.0)))
     specs = await run.add_tables(args.tables, args.bots if bots is None else bots, label=label,
                                  clock=args.clock)
     run.start_monitors()
@@ -102,7 +102,7 @@ async def _standard(args: argparse.Namespace, layout: Layout, label: str = "load
 
 async def play(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     run = await _standard(args, layout)
-    await run.supervise_for(args.seconds)
+    await run.supervise_for(args.stagger + args.seconds)
     moving = run.still_moving()
     await run.finish()
     res = await run.results()
@@ -123,7 +123,7 @@ async def capacity(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     for think in (float(x) for x in args.steps.split(",")):
         run.pacing.low, run.pacing.high = think * 0.5, think * 1.5
         await run.supervise_for(3.0)  # settle at the new pace
-        first_act, first_floor = len(run.stats.acts), sum(len(f.samples) for f in run.floors)
+        first_act = len(run.stats.acts)
         begin = time.monotonic()
         await run.supervise_for(args.seconds)
         window = time.monotonic() - begin
@@ -131,7 +131,7 @@ async def capacity(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
         lat = await run.orm(fixtures.latencies, run.specs, acts, run.trackers)
         from tests.load.measure import percentiles
 
-        floor = [x for f in run.floors for x in f.samples][first_floor:]
+        floor = [latency for f in run.floors for sent, latency in f.samples if sent >= begin]
         step = {"think_s": think, "player_actions_per_s": round(len(lat) / window, 1),
                 "round_trip_ms": percentiles(lat), "floor_ms": percentiles(floor),
                 "load_1min": load_average()}
