@@ -57,6 +57,16 @@ def _read_facts(table_id: int) -> snapshot.TableFacts | None:
 _shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
 
 
+def _legal_in(view: Any) -> frozenset[tuple[str, frozenset[str]]] | None:
+    """A seat view's legal actions as (kind, cards) sets: the engine's own list for
+    that seat at that version. None for a view with none to compare with (a
+    spectator's public view, a game that is over)."""
+    if not isinstance(view, dict) or view.get("game_over") or not isinstance(
+            view.get("legal"), list):
+        return None
+    return frozenset((a["kind"], frozenset(a["cards"])) for a in view["legal"])
+
+
 class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     """One connection to ``ws/table/<id>/``: a seated player or a spectator."""
 
@@ -70,6 +80,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.position = None
         self.seen_game: int | None = None
         self.seen_version: int | None = None
+        self.seen_legal: frozenset[tuple[str, frozenset[str]]] | None = None
         self.groups_joined = []
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
@@ -207,14 +218,17 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         game = frame["game"]
         self.seen_game, self.seen_version = (None, None) if game is None else (
             game["id"], game["version"])
+        self.seen_legal = None if game is None else _legal_in(game["view"])
         await self.send_json(frame)
 
-    def _saw(self, game_id: int, version: int) -> None:
-        """The newest version of the current game this socket was sent (see
-        :meth:`_refuse_without_the_database`); an older game's late event is not it."""
+    def _saw(self, game_id: int, version: int, view: Any) -> None:
+        """The newest version of the current game this socket was sent, and its seat's
+        legal actions there (see :meth:`_refuse_without_the_database`); an older game's
+        late event is not it."""
         if game_id == self.seen_game and (self.seen_version is None
                                           or version > self.seen_version):
             self.seen_version = version
+            self.seen_legal = _legal_in(view)
 
     # --- client frames ---------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -269,10 +283,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_error("invalid", 'An act frame needs "action" and "version".')
             return
         try:
-            self._refuse_without_the_database(content)
+            outside_the_list = self._refuse_without_the_database(content)
             named = content.get("game_id")
             if named is not None and named != self.seen_game:
                 await db_read(play.refuse_another_game)(self.table_id, named)
+            if outside_the_list:  # the engine's reason, read without the table's lock
+                await db_read(play.refuse_illegal_unlocked)(
+                    self.table_id, self.user, content["action"], content["version"])
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))
@@ -282,25 +299,32 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
 
-    def _refuse_without_the_database(self, content: dict[str, Any]) -> None:
+    def _refuse_without_the_database(self, content: dict[str, Any]) -> bool:
         """Raise the refusal an act is sure to get, from what this socket already knows,
         so that it never takes the table's lock: a malformed act, an act from a screen
         that has no seat (a spectator, or a player whose seat a bot keeps), an act on a
-        version older than one this socket has sent (versions only grow).
+        version older than one this socket has sent (versions only grow). True for an
+        act on the version this socket was last sent that is not among its seat's legal
+        actions there (the engine's own list in the seat's view): it is illegal, and
+        ``play.refuse_illegal_unlocked`` gives the engine's reason without the lock.
 
         Hostile traffic (python -m tests.load fuzz, issue 15) is mostly such frames, and
         each locked the live table it was sent to, in line with its players' moves. The
         screen's seat and version come from the last snapshot or event it was sent; a
         seat taken or given back sends a new snapshot before that screen can act.
         """
-        _, version = play.check_act(content["action"], content["version"],
-                                    content.get("game_id"))
+        action, version = play.check_act(content["action"], content["version"],
+                                         content.get("game_id"))
         if self.position is None:
             raise NotYourSeatError(translation.gettext("You do not sit at this game."))
         game_id = content.get("game_id")
         if (self.seen_version is not None and version < self.seen_version
                 and game_id in (None, self.seen_game)):
             raise play.stale_error(self.seen_version, version)
+        return (self.seen_legal is not None and version == self.seen_version
+                and game_id in (None, self.seen_game)
+                and (action.kind, frozenset(c.code for c in action.cards))
+                not in self.seen_legal)
 
     async def on_resync(self, content: dict[str, Any]) -> None:
         await self.send_snapshot()
@@ -350,7 +374,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     # --- group messages (type "table.event" -> table_event) ----------------------------
     async def table_event(self, event: dict[str, Any]) -> None:
-        self._saw(event["game_id"], event["version"])
+        self._saw(event["game_id"], event["version"], event["view"])
         await self.send_json({"type": "event", "game_id": event["game_id"],
                               "version": event["version"], "view": event["view"],
                               "history_from": event["history_from"],

@@ -376,10 +376,13 @@ def _other_tables_game(cast) -> int:
                     reason="SQLite has no row locks to wait on")
 async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
     """A spectator's act, an act on a version older than one the socket was sent, an
-    act naming another table's game and a reclaim with no seat to reclaim are refused
-    without the table's lock (issue 15: hostile frames locked live tables).
-    While another transaction holds the table's row lock, both come back at once; the
-    act that does need the lock waits for it."""
+    act naming another table's game, an act on the version the socket was sent that
+    is not among its seat's legal actions there (the leader leading again, R8) and a
+    reclaim with no seat to reclaim are refused without the table's lock (issue 15:
+    hostile frames locked live tables); the illegal one with the engine's own reason.
+    While another transaction holds the table's row lock, they come back at once; the
+    act that does need the lock (the next seat's legal reply) waits for it, and is
+    then applied."""
     table, series, game = await seated_series(cast)
     state = await game_state(game)
     leader = state.turn
@@ -388,6 +391,13 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
     await lead.receive_type("snapshot")
     await submit(game, cast.seated[leader], action, 0)  # version 1 now, sent to `lead`
     assert (await lead.receive_type("event"))["version"] == 1
+    after_lead = await game_state(game)
+    with pytest.raises(engine.IllegalActionError) as refused:
+        engine.apply(after_lead, leader, engine.action_from_dict(action))
+    replier = after_lead.turn
+    reply = first_legal(after_lead, replier).to_dict()
+    follow = await connect(table.pk, cast.seated[replier])
+    await follow.receive_type("snapshot")
     stranger = await connect(table.pk, cast.charlie)
     await stranger.receive_type("snapshot")
     elsewhere = await database_sync_to_async(_other_tables_game)(cast)
@@ -416,12 +426,15 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
                          "game_id": elsewhere})
         assert (await lead.receive_type("error", timeout=2))["code"] == "not_found"
         await lead.send({"type": "act", "action": action, "version": 1})
-        assert await lead.communicator.receive_nothing(0.5)  # this one waits for the lock
+        illegal = await lead.receive_type("error", timeout=2)
+        assert illegal["code"] == "illegal" and illegal["message"] == str(refused.value)
+        await follow.send({"type": "act", "action": reply, "version": 1})
+        assert await follow.communicator.receive_nothing(0.5)  # this one waits for the lock
     finally:
         release.set()
         holder.join()
-    assert (await lead.receive_type("error"))["code"] == "illegal"  # now judged
-    for r in (stranger, lead):
+    assert (await follow.receive_type("event"))["version"] == 2  # now applied
+    for r in (stranger, lead, follow):
         await r.close()
 
 
