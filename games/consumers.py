@@ -57,14 +57,21 @@ def _read_facts(table_id: int) -> snapshot.TableFacts | None:
 _shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
 
 
-def _legal_in(view: Any) -> frozenset[tuple[str, frozenset[str]]] | None:
-    """A seat view's legal actions as (kind, cards) sets: the engine's own list for
-    that seat at that version. None for a view with none to compare with (a
-    spectator's public view, a game that is over)."""
+def _legal_in(view: Any) -> list[dict[str, Any]] | None:
+    """A seat view's legal actions (the engine's own list for that seat at that
+    version), kept as sent: compared only when an act comes (:func:`_listed`). None for
+    a view with none to compare with (a spectator's public view, a game that is over)."""
     if not isinstance(view, dict) or view.get("game_over") or not isinstance(
             view.get("legal"), list):
         return None
-    return frozenset((a["kind"], frozenset(a["cards"])) for a in view["legal"])
+    return view["legal"]
+
+
+def _listed(action: Any, legal: list[dict[str, Any]]) -> bool:
+    """Whether ``action`` (an engine Action) is one of ``legal`` (a view's list): the
+    same kind and the same set of cards."""
+    cards = {c.code for c in action.cards}
+    return any(a["kind"] == action.kind and set(a["cards"]) == cards for a in legal)
 
 
 class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
@@ -80,7 +87,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.position = None
         self.seen_game: int | None = None
         self.seen_version: int | None = None
-        self.seen_legal: frozenset[tuple[str, frozenset[str]]] | None = None
+        self.seen_legal: list[dict[str, Any]] | None = None
         self.groups_joined = []
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
@@ -323,8 +330,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             raise play.stale_error(self.seen_version, version)
         return (self.seen_legal is not None and version == self.seen_version
                 and game_id in (None, self.seen_game)
-                and (action.kind, frozenset(c.code for c in action.cards))
-                not in self.seen_legal)
+                and not _listed(action, self.seen_legal))
 
     async def on_resync(self, content: dict[str, Any]) -> None:
         await self.send_snapshot()

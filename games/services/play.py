@@ -27,6 +27,7 @@ from games.services.errors import (
     NoGameError,
     NotFoundError,
     NotYourSeatError,
+    ServiceError,
     StaleVersionError,
 )
 
@@ -94,21 +95,20 @@ def refuse_illegal_unlocked(table_id: Any, user: AbstractBaseUser | None, action
     the fuzzer ~20 such acts a second each took a live table's row lock on the web
     process's one writing thread, in line with its players' moves (python -m tests.load
     fuzz, issue 15). Sure, because the refusal is the locked path's own: the same
-    checks in the same order (a playing game, the seat, not paused, the version the act
-    names), then the engine on that version's state, which no later write changes."""
+    checks (a playing game, the seat, :func:`_check_playable`), then the engine on that
+    version's state, which no later write changes."""
     parsed, version = check_act(action, expected_version)
     game = (Game.objects.filter(series__table_id=table_id, series__status=Series.Status.PLAYING)
             .select_related("series").order_by("-series__number", "-number").first())
-    if game is None or game.status != Game.Status.PLAYING or game.paused \
-            or game.version != version:
-        return
-    seat = series_position(game.series, user)
-    if seat is None:
+    if game is None:
         return
     try:
-        engine.apply(engine.GameState.from_dict(game.state), seat, parsed)
-    except engine.IllegalActionError as exc:
-        raise IllegalActionError(refusals.translate(str(exc))) from None
+        _check_playable(game, version)
+    except ServiceError:
+        return  # over, paused or another version: the locked path says which
+    seat = series_position(game.series, user)
+    if seat is not None:
+        _engine_apply(engine.GameState.from_dict(game.state), seat, parsed)
 
 
 def stale_error(current_version: int, seen: int) -> StaleVersionError:
@@ -164,6 +164,15 @@ def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: eng
     return apply_locked(locked, state, seat, action, Move.Source.PLAYER)
 
 
+def _engine_apply(state: engine.GameState, seat: int,
+                  action: engine.Action) -> engine.GameState:
+    """``engine.apply``; its refusal names the rule in the player's language."""
+    try:
+        return engine.apply(state, seat, action)
+    except engine.IllegalActionError as exc:
+        raise IllegalActionError(refusals.translate(str(exc))) from None
+
+
 def _check_playable(game: Game, expected_version: int) -> None:
     if game.status != Game.Status.PLAYING:
         raise GameOverError(_("This game is over."))
@@ -177,10 +186,7 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
                  action: engine.Action, source: str) -> int:
     """Apply, store and announce one action. The caller holds the locks (locks.py)."""
     game, series = locked.game, locked.series
-    try:
-        new_state = engine.apply(state, seat, action)
-    except engine.IllegalActionError as exc:
-        raise IllegalActionError(refusals.translate(str(exc))) from None
+    new_state = _engine_apply(state, seat, action)
     game.version += 1
     move = Move(game=game, seq=game.version, seat=seat, kind=action.kind,
                 cards=[c.code for c in action.cards], source=source)
