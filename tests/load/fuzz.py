@@ -348,6 +348,28 @@ def _digest(table_ids: list[int]) -> dict[str, Any]:
     }
 
 
+def _what_changed(before: dict[str, Any], after: dict[str, Any],
+                  table_ids: list[int]) -> dict[str, Any]:
+    """The fields that differ, row by row (a game's state only as "state"), and the moves
+    made at the fuzz tables: what a failed run needs to say why."""
+    from games.models import Move
+
+    rows = []
+    for key in ("tables", "seats", "series", "roster", "games"):
+        old = {r["id"]: r for r in before[key]}
+        for row in after[key]:
+            was = old.get(row["id"], {})
+            fields = sorted(f for f in row if row[f] != was.get(f))
+            if fields:
+                rows.append({"rows": key, "id": row["id"], "fields": fields,
+                             "now": {f: str(row[f]) for f in fields if f != "state"}})
+    moves = list(Move.objects.filter(game__series__table_id__in=table_ids)
+                 .order_by("created_at")
+                 .values("game_id", "seq", "seat", "kind", "cards", "source", "created_at"))
+    return {"rows": rows[:20], "moves": [{**m, "created_at": m["created_at"].isoformat()}
+                                         for m in moves[:20]]}
+
+
 def _game_ids(table_ids: list[int]) -> list[int]:
     from games.models import Game
 
@@ -405,6 +427,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     await asyncio.sleep(2)  # let the last broadcasts land
     after = await run.orm(_digest, fuzz_ids)
     changed = [k for k in before if before[k] != after[k]]
+    what_changed = await run.orm(_what_changed, before, after, fuzz_ids) if changed else {}
     failures = []
     if stats.unexpected:
         failures.append(f"{len(stats.unexpected)} unexpected answers: {stats.unexpected[:5]}")
@@ -423,6 +446,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
             "burst_rate_limited": stats.burst_rate_limited,
             "burst_closed_4008": stats.burst_closed_4008,
             "forbidden_handshakes_refused": refused, "state_changed": changed,
+            "what_changed": what_changed,
             "handshake_failures_under_load": dict(stats.handshake_failures),
             "load_1min": load_average(), "failures": failures}
 
