@@ -290,12 +290,12 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_error("invalid", 'An act frame needs "action" and "version".')
             return
         try:
-            outside_the_list = self._refuse_without_the_database(content)
+            surely_refused = self._refuse_without_the_database(content)
             named = content.get("game_id")
             if named is not None and named != self.seen_game:
                 await db_read(play.refuse_another_game)(self.table_id, named)
-            if outside_the_list:  # the engine's reason, read without the table's lock
-                await db_read(play.refuse_illegal_unlocked)(
+            if surely_refused:  # its reason, read without the table's lock
+                await db_read(play.refuse_unlocked)(
                     self.table_id, self.user, content["action"], content["version"])
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
@@ -311,9 +311,11 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         so that it never takes the table's lock: a malformed act, an act from a screen
         that has no seat (a spectator, or a player whose seat a bot keeps), an act on a
         version older than one this socket has sent (versions only grow). True for an
-        act on the version this socket was last sent that is not among its seat's legal
-        actions there (the engine's own list in the seat's view): it is illegal, and
-        ``play.refuse_illegal_unlocked`` gives the engine's reason without the lock.
+        act whose refusal needs the stored game, which ``play.refuse_unlocked`` reads
+        without the lock: one on the version this socket
+        was last sent that is not among its seat's legal actions there (the engine's own
+        list in the seat's view), and one on a version this socket was never sent
+        (``stale``, with the game's current version).
 
         Hostile traffic (python -m tests.load fuzz, issue 15) is mostly such frames, and
         each locked the live table it was sent to, in line with its players' moves. The
@@ -324,13 +326,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                                          content.get("game_id"))
         if self.position is None:
             raise NotYourSeatError(translation.gettext("You do not sit at this game."))
-        game_id = content.get("game_id")
-        if (self.seen_version is not None and version < self.seen_version
-                and game_id in (None, self.seen_game)):
+        if self.seen_version is None or content.get("game_id") not in (None, self.seen_game):
+            return False
+        if version < self.seen_version:
             raise play.stale_error(self.seen_version, version)
-        return (self.seen_legal is not None and version == self.seen_version
-                and game_id in (None, self.seen_game)
-                and not _listed(action, self.seen_legal))
+        return version > self.seen_version or (
+            self.seen_legal is not None and version == self.seen_version
+            and not _listed(action, self.seen_legal))
 
     async def on_resync(self, content: dict[str, Any]) -> None:
         await self.send_snapshot()

@@ -85,18 +85,23 @@ def refuse_another_game(table_id: Any, game_id: int) -> None:
         raise GameOverError(_("That game is over."))
 
 
-def refuse_illegal_unlocked(table_id: Any, user: AbstractBaseUser | None, action: Any,
-                            expected_version: Any) -> None:
-    """Raise the ``illegal`` refusal the locked path would give an act, from the stored
-    game read without a lock; return when that is not sure (the act then takes the
-    locked path, which judges it).
+def refuse_unlocked(table_id: Any, user: AbstractBaseUser | None, action: Any,
+                    expected_version: Any) -> None:
+    """Raise the ``stale`` or ``illegal`` refusal the locked path would give an act,
+    from the stored game read without a lock; return when that is not sure (the act then
+    takes the locked path, which judges it).
 
-    For an act its socket's own view says is not among its seat's legal actions: under
-    the fuzzer ~20 such acts a second each took a live table's row lock on the web
-    process's one writing thread, in line with its players' moves (python -m tests.load
-    fuzz, issue 15). Sure, because the refusal is the locked path's own: the same
-    checks (a playing game, the seat, :func:`_check_playable`), then the engine on that
-    version's state, which no later write changes."""
+    The live table's socket asks this, on its reading thread, for an act that names the
+    version it was last sent but is not among that seat view's legal actions, and for an
+    act that names a version it was never sent. Under the fuzzer such acts came ~60 a
+    second, and each took a table's row lock on the web process's one writing thread, in
+    line with the live tables' moves (python -m tests.load fuzz, issue 15).
+
+    Sure, because the refusals are the locked path's own, in its order: a playing game,
+    :func:`_check_playable` (its ``stale`` when the stored version is another: versions
+    only grow, and an act on a version not yet reached names a view its player was not
+    sent, games/WEBSOCKET.md), then the seat and the engine on that version's state,
+    which no later write changes. Over, paused or no seat: the locked path says which."""
     parsed, version = check_act(action, expected_version)
     game = (Game.objects.filter(series__table_id=table_id, series__status=Series.Status.PLAYING)
             .select_related("series").order_by("-series__number", "-number").first())
@@ -104,8 +109,10 @@ def refuse_illegal_unlocked(table_id: Any, user: AbstractBaseUser | None, action
         return
     try:
         _check_playable(game, version)
+    except StaleVersionError:
+        raise
     except ServiceError:
-        return  # over, paused or another version: the locked path says which
+        return
     seat = series_position(game.series, user)
     if seat is not None:
         _engine_apply(engine.GameState.from_dict(game.state), seat, parsed)

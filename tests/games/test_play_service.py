@@ -190,11 +190,12 @@ def test_an_act_naming_an_ended_game_or_another_tables_is_refused_either_way(ser
                                     nxt.pk) == nxt.version + 1
 
 
-def test_an_illegal_act_is_refused_unlocked_exactly_as_the_locked_path_refuses_it(series):
-    """play.refuse_illegal_unlocked (issue 15) raises only what the locked path would
-    raise, with the engine's reason (R8: only the seat on lead leads; R9: out of turn),
-    and returns whenever it is not sure: a legal act, another version, a paused game,
-    someone with no seat here, a table with no game being played."""
+def test_an_illegal_or_stale_act_is_refused_unlocked_exactly_as_the_locked_path_refuses_it(series):
+    """play.refuse_unlocked (issue 15) raises only what the locked path would raise:
+    the engine's reason (R8: only the seat on lead leads), ``stale`` with the current
+    version for an act on another version; and it returns whenever it is not sure: a
+    legal act, a paused game, someone with no seat here, a table with no game being
+    played."""
     from django.contrib.auth.models import AnonymousUser
 
     users = users_by_position(series)
@@ -203,19 +204,24 @@ def test_an_illegal_act_is_refused_unlocked_exactly_as_the_locked_path_refuses_i
     other = (leader + 1) % 4
     lead = first_legal(state_of(game), leader, "lead").to_dict()
     with pytest.raises(IllegalActionError) as unlocked:
-        play.refuse_illegal_unlocked(table_id, users[other], lead, 0)
+        play.refuse_unlocked(table_id, users[other], lead, 0)
     with pytest.raises(IllegalActionError) as locked:
         play.submit_table_action(table_id, users[other], lead, 0)
     assert str(unlocked.value) == str(locked.value)
     assert str(unlocked.value).startswith(f"R8: seat {leader} is on lead")
-    play.refuse_illegal_unlocked(table_id, users[leader], lead, 0)  # legal: not refused
-    play.refuse_illegal_unlocked(table_id, users[other], lead, 1)  # not this version
-    play.refuse_illegal_unlocked(table_id + 1000, users[other], lead, 0)  # no game there
-    play.refuse_illegal_unlocked(table_id, AnonymousUser(), lead, 0)  # no seat
+    play.refuse_unlocked(table_id, users[leader], lead, 0)  # legal: not refused
+    with pytest.raises(StaleVersionError) as unlocked_stale:
+        play.refuse_unlocked(table_id, users[leader], lead, 1)  # a version not reached
+    with pytest.raises(StaleVersionError) as locked_stale:
+        play.submit_table_action(table_id, users[leader], lead, 1)
+    assert str(unlocked_stale.value) == str(locked_stale.value)
+    assert unlocked_stale.value.current_version == locked_stale.value.current_version == 0
+    play.refuse_unlocked(table_id + 1000, users[other], lead, 0)  # no game there
+    play.refuse_unlocked(table_id, AnonymousUser(), lead, 0)  # no seat
     Game.objects.filter(pk=game.pk).update(paused=True)
-    play.refuse_illegal_unlocked(table_id, users[other], lead, 0)  # paused: not sure
+    play.refuse_unlocked(table_id, users[other], lead, 0)  # paused: not sure
     with pytest.raises(InvalidRequestError):
-        play.refuse_illegal_unlocked(table_id, users[other], {"kind": "lead"}, 0)
+        play.refuse_unlocked(table_id, users[other], {"kind": "lead"}, 0)
     assert Move.objects.filter(game=game).count() == 0
 
 

@@ -376,10 +376,11 @@ def _other_tables_game(cast) -> int:
                     reason="SQLite has no row locks to wait on")
 async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
     """A spectator's act, an act on a version older than one the socket was sent, an
-    act naming another table's game, an act on the version the socket was sent that
-    is not among its seat's legal actions there (the leader leading again, R8) and a
-    reclaim with no seat to reclaim are refused without the table's lock (issue 15:
-    hostile frames locked live tables); the illegal one with the engine's own reason.
+    act on a version it was never sent, an act naming another table's game, an act on
+    the version the socket was sent that is not among its seat's legal actions there
+    (the leader leading again, R8) and a reclaim with no seat to reclaim are refused
+    without the table's lock (issue 15: hostile frames locked live tables); the illegal
+    one with the engine's own reason, the unsent version with the current one.
     While another transaction holds the table's row lock, they come back at once; the
     act that does need the lock (the next seat's legal reply) waits for it, and is
     then applied."""
@@ -422,6 +423,9 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
         await lead.send({"type": "act", "action": action, "version": 0})
         stale = await lead.receive_type("error", timeout=2)
         assert stale["code"] == "stale" and stale["current_version"] == 1
+        await follow.send({"type": "act", "action": reply, "version": 2})  # never sent
+        unsent = await follow.receive_type("error", timeout=2)
+        assert unsent["code"] == "stale" and unsent["current_version"] == 1
         await lead.send({"type": "act", "action": action, "version": 1,
                          "game_id": elsewhere})
         assert (await lead.receive_type("error", timeout=2))["code"] == "not_found"
