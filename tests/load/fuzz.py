@@ -423,6 +423,8 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     stop.set()
     if pending:
         await asyncio.wait(pending, timeout=20)
+    crashed = [f"{type(t.exception()).__name__}: {t.exception()}"[:200] for t in tasks
+               if t.done() and not t.cancelled() and t.exception() is not None]
     elapsed = time.monotonic() - begin
     await asyncio.sleep(2)  # let the last broadcasts land
     after = await run.orm(_digest, fuzz_ids)
@@ -435,6 +437,8 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
         failures.append(f"{stats.unanswered} frames never answered")
     if changed:
         failures.append(f"state changed under fuzzing: {changed}")
+    if crashed:  # a seated fuzzer gone for good leaves its seat away: a bot takes it
+        failures.append(f"{len(crashed)} fuzzing sockets stopped on an error: {crashed[:3]}")
     if refused != 3:
         failures.append(f"only {refused} of 3 forbidden handshakes were refused")
     return {"frames_sent": stats.sent, "seconds": round(elapsed, 1),
