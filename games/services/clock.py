@@ -32,7 +32,7 @@ from games.selectors import (
     roster_seat,
     series_position,
 )
-from games.services import finish, locks, publish, schedule
+from games.services import finish, locks, publish, rows, schedule
 from games.services.errors import (
     InvalidRequestError,
     NotYourSeatError,
@@ -249,10 +249,9 @@ def refuse_reclaim(table_id: int, user: AbstractBaseUser | None) -> None:
     from a screen with no seat to reclaim took the table's lock on the writing thread,
     in line with its players' moves (python -m tests.load fuzz, issue 15)."""
     _check_signed_in_to_reclaim(user)
-    series = (Series.objects.filter(table_id=table_id, status=Series.Status.PLAYING)
-              .order_by("-number").first())
-    if series is not None:
-        _reclaimable_seat(series, user)
+    playing = rows.peek_playing(table_id)  # statements built once (games/services/rows.py)
+    if playing is not None:
+        _reclaimable_seat(playing.series, user)
 
 
 def _check_signed_in_to_reclaim(user: AbstractBaseUser | None) -> None:

@@ -103,10 +103,10 @@ def refuse_unlocked(table_id: Any, user: AbstractBaseUser | None, action: Any,
     sent, games/WEBSOCKET.md), then the seat and the engine on that version's state,
     which no later write changes. Over, paused or no seat: the locked path says which."""
     parsed, version = check_act(action, expected_version)
-    game = (Game.objects.filter(series__table_id=table_id, series__status=Series.Status.PLAYING)
-            .select_related("series").order_by("-series__number", "-number").first())
-    if game is None:
+    playing = rows.peek_playing(table_id)
+    if playing is None:
         return
+    game = playing.game
     try:
         _check_playable(game, version)
     except StaleVersionError:

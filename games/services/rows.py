@@ -94,6 +94,7 @@ class PlayingRead:
                 playing=f" AND x.{col(Series, 'status')} = %s")
             + f") JOIN {tables[Game]} g ON g.{game_pk} = ({latest_game}) "
             f"WHERE t.{table_pk} = %s")
+        self.peek_sql = self.lock_sql
         if connection.features.has_select_for_update_of:
             self.lock_sql += " FOR UPDATE OF t, s, g"
         self.latest_sql = (
@@ -105,9 +106,10 @@ class PlayingRead:
             f"WHERE r.{col(SeriesSeat, 'series')} = %s "
             f"ORDER BY r.{col(SeriesSeat, 'position')}")
 
-    def lock(self, table_id: int) -> Locked | None:
+    def lock(self, table_id: int, sql: str | None = None) -> Locked | None:
+        """The move's rows, locked; with ``sql=self.peek_sql`` the same rows unlocked."""
         with connection.cursor() as cursor:
-            cursor.execute(self.lock_sql, [Series.Status.PLAYING, table_id])
+            cursor.execute(sql or self.lock_sql, [Series.Status.PLAYING, table_id])
             row = cursor.fetchone()
             if row is None:
                 return None
@@ -157,6 +159,18 @@ def lock_playing(table_id: Any) -> Locked | None:
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         return None  # not an id: the caller's ORM path refuses it
     return _playing_read(connection.vendor).lock(table_id)
+
+
+def peek_playing(table_id: Any) -> Locked | None:
+    """The rows :func:`lock_playing` locks, read without a lock (and so possibly older
+    by the time they are used): for the refusals the live table's socket gives on its
+    reading thread, which are sure from any committed version of them
+    (``play.refuse_unlocked``, ``clock.refuse_reclaim``). Under the fuzzer each of those
+    compiled two ORM queries, ~60 a second per web process (issue 15)."""
+    if isinstance(table_id, bool) or not isinstance(table_id, int):
+        return None
+    read = _playing_read(connection.vendor)
+    return read.lock(table_id, read.peek_sql)
 
 
 def latest_series_and_game(table: Table) -> tuple[Series | None, Game | None]:

@@ -50,6 +50,32 @@ def test_lock_playing_reads_exactly_what_the_orm_reads(playing, full_table):
     assert locked.series.table is locked.table and locked.game.series is locked.series
 
 
+def test_peek_playing_reads_the_locked_rows_while_another_transaction_holds_them(
+        postgresql, playing, full_table):
+    """The live table's unlocked refusals (play.refuse_unlocked, clock.refuse_reclaim)
+    read the rows a move locks, as lock_playing reads them, without waiting for a move
+    that holds them (issue 15)."""
+    holder = connections.create_connection("default")
+    try:
+        holder.set_autocommit(False)
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [full_table.pk])
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '1s'")  # a lock taken would raise
+            peeked = rows.peek_playing(full_table.pk)
+        holder.rollback()
+        with transaction.atomic():
+            locked = rows.lock_playing(full_table.pk)
+        assert peeked is not None and locked is not None
+        for part in ("table", "series", "game"):
+            assert fields_of(getattr(peeked, part)) == fields_of(getattr(locked, part))
+        assert [fields_of(s) for s in peeked.series.__dict__["_roster"]] == [
+            fields_of(s) for s in locked.series.__dict__["_roster"]]
+        assert rows.peek_playing(10**9) is None and rows.peek_playing("1") is None
+    finally:
+        holder.close()
+
+
 def test_lock_playing_finds_nothing_without_a_playing_game(cast, table):
     with transaction.atomic():
         assert rows.lock_playing(table.pk) is None  # no series yet
