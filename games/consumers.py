@@ -130,7 +130,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(user_group(user.pk), self.channel_name)
         if getattr(self, "counted", False):
             self.counted = False
-            await db_call(presence.disconnected)(
+            # Only reads the database, as a connect's presence does: not on the writing
+            # thread, where the fuzzer's flood closes were half its work (issue 15).
+            await db_read(presence.disconnected)(
                 self.table_id, self.channel_name, self.user)
 
     async def dispatch(self, message: dict[str, Any]) -> None:

@@ -511,6 +511,32 @@ async def test_a_handshake_never_waits_for_the_writing_thread(cast):
         await rec.close()
 
 
+async def test_a_close_never_waits_for_the_writing_thread(cast):
+    """Closing a table (presence dropped, the others told that a player left) only
+    reads the database, on the reading thread: while the process's one writing thread is
+    busy, a player's close still reaches presence and the other seats at once (issue 15:
+    the fuzzer's flood closes were half of that thread's work, beside the moves)."""
+    from games import presence as store
+
+    table, series, game = await seated_series(cast)
+    alice, bob = await connect(table.pk, cast.alice), await connect(table.pk, cast.bob)
+    for rec in (alice, bob):
+        await rec.receive_type("snapshot")
+
+    async def bob_told_alice_left() -> None:
+        while True:  # (bob's own arrival may be pushed to him first)
+            told = await bob.receive_type("snapshot")
+            if not next(s for s in told["seats"] if s["user"] == "alice")["connected"]:
+                return
+
+    async with writing_thread_busy():
+        await alice.close()
+        await asyncio.wait_for(bob_told_alice_left(), 3)
+        online = await database_sync_to_async(store.live_user_ids)(table.pk)
+        assert cast.alice.pk not in online and cast.bob.pk in online
+    await bob.close()
+
+
 async def test_events_carry_the_new_history_entries_and_rebuild_each_seats_history_r19(cast):
     """An event's view has no history; its ``history_added`` from ``history_from`` on,
     after the history a socket already holds, gives exactly the history the snapshot
