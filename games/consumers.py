@@ -10,7 +10,9 @@ what its groups receive.
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -55,6 +57,18 @@ def _read_facts(table_id: int) -> snapshot.TableFacts | None:
 # table (games/shared_reads.py): the notices at a game's end and at the next deal reach
 # every socket of the table at once.
 _shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
+
+# A table's facts for the resyncs of this process's sockets at it, shared for up to a
+# second while no message about the table reached this process (any table message
+# bumps the table's count here before a socket handles it). Under the fuzzer resyncs
+# were ~40 reads of ~7 queries a second per web process, the reading thread's biggest
+# work (py-spy, issue 15). Exact for the game: a read shared under a count began after
+# every message this process had handled for the table, so a socket that resyncs after
+# an event (a gap) never gets a game older than that event. What no message announces
+# (a spectator's arrival: the spectator count) may be a second old.
+RESYNC_SHARE_SECONDS = 1.0
+_resync_facts: SharedReads[snapshot.TableFacts | None] = SharedReads(RESYNC_SHARE_SECONDS)
+_table_messages: collections.Counter[int] = collections.Counter()
 
 
 def _legal_in(view: Any) -> list[dict[str, Any]] | None:
@@ -139,6 +153,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         """Handle every frame and group message in this connection's language (issue 16):
         the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
         notices, the away line and preset chat lines are all translated here, per socket."""
+        if not message["type"].startswith("websocket."):
+            _table_messages[self.table_id] += 1  # resyncs read the table afresh
         if not hasattr(self, "language"):
             self.language = await db_read(scope_language)(self.scope)
         with translation.override(self.language):
@@ -203,15 +219,21 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = wanted
         self.position = position
 
-    async def send_snapshot(self, notice: str | None = None) -> None:
+    async def send_snapshot(self, notice: str | None = None, resync: bool = False) -> None:
         """Send this reader's snapshot. For a refresh ``notice`` the table's facts are
-        shared with this process's other sockets told the same (games/snapshot.py); a
-        connect or a resync reads them afresh."""
-        if notice is None:
-            facts = await db_read(_read_facts)(self.table_id)
+        shared with this process's other sockets told the same (games/snapshot.py), for
+        a ``resync`` with its other resyncs since the table's last message
+        (``_resync_facts``); a connect reads them afresh."""
+        def read() -> Awaitable[snapshot.TableFacts | None]:
+            return db_read(_read_facts)(self.table_id)
+
+        if notice is not None:
+            facts = await _shared_facts.get(f"{self.table_id}:{notice}", read)
+        elif resync:
+            facts = await _resync_facts.get(
+                f"{self.table_id}:{_table_messages[self.table_id]}", read)
         else:
-            facts = await _shared_facts.get(f"{self.table_id}:{notice}",
-                                            lambda: db_read(_read_facts)(self.table_id))
+            facts = await read()
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -337,7 +359,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             and not _listed(action, self.seen_legal))
 
     async def on_resync(self, content: dict[str, Any]) -> None:
-        await self.send_snapshot()
+        await self.send_snapshot(resync=True)
 
     async def on_chat(self, content: dict[str, Any]) -> None:
         try:

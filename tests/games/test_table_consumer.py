@@ -511,6 +511,43 @@ async def test_a_handshake_never_waits_for_the_writing_thread(cast):
         await rec.close()
 
 
+async def test_resyncs_share_a_read_until_the_table_moves_and_never_go_back(cast,
+                                                                          monkeypatch):
+    """Resyncs at a table share one read of its facts while no message about it came
+    (issue 15: the fuzzer's resyncs were the reading thread's biggest work), and a
+    resync after an event always shows that event's version or a newer one."""
+    from games import consumers
+
+    reads: list[int] = []
+    read_facts = consumers._read_facts
+
+    def counted(table_id: int):
+        reads.append(table_id)
+        return read_facts(table_id)
+
+    monkeypatch.setattr(consumers, "_read_facts", counted)
+    monkeypatch.setattr(consumers, "RESYNC_SHARE_SECONDS", 30.0)
+    monkeypatch.setattr(consumers, "_resync_facts",
+                        consumers.SharedReads(consumers.RESYNC_SHARE_SECONDS))
+    table, series, game = await seated_series(cast)
+    state = await game_state(game)
+    leader = state.turn
+    spectator, watcher = await connect(table.pk), await connect(table.pk)
+    for rec in (spectator, watcher):
+        await rec.receive_type("snapshot")
+    for rec in (spectator, watcher, spectator):
+        await rec.send({"type": "resync"})
+        assert (await rec.receive_type("snapshot"))["game"]["version"] == 0
+    assert len(reads) == 3  # two connects, one read for the three resyncs
+    await submit(game, cast.seated[leader], first_legal(state, leader).to_dict(), 0)
+    assert (await watcher.receive_type("event"))["version"] == 1
+    await watcher.send({"type": "resync"})
+    assert (await watcher.receive_type("snapshot"))["game"]["version"] == 1
+    assert len(reads) == 4
+    for rec in (spectator, watcher):
+        await rec.close()
+
+
 async def test_a_close_never_waits_for_the_writing_thread(cast):
     """Closing a table (presence dropped, the others told that a player left) only
     reads the database, on the reading thread: while the process's one writing thread is
