@@ -20,8 +20,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from accounts.language import scope_language
+from games import flood_cooldown, selectors, snapshot
 from games import presence as store
-from games import selectors, snapshot
 from games.policy import policy, user_group
 from games.services import chat, clock, fact_rows, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
@@ -46,6 +46,10 @@ def _redis_run_id() -> str | None:
         return str(store.client().info("server").get("run_id"))
     except Exception:  # noqa: BLE001 - Redis down: nothing to compare yet
         return None
+
+
+def _person_id(user: Any) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
 
 
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:
@@ -98,6 +102,10 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        if await sync_to_async(flood_cooldown.cooling_down, thread_sensitive=False)(
+                _person_id(self.user)):
+            await self.close(code=CLOSE_FLOOD)  # refused before any database work
+            return
         self.position = None
         self.seen_game: int | None = None
         self.seen_version: int | None = None
@@ -269,6 +277,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if not self._take_token():
             self.flood_strikes += 1
             if self.flood_strikes >= MAX_FLOOD_STRIKES:
+                await sync_to_async(flood_cooldown.start, thread_sensitive=False)(
+                    _person_id(self.user))
                 await self.close(code=CLOSE_FLOOD)
                 return
             await self.send_error("rate_limited", "Too many frames; slow down.")

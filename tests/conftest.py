@@ -152,7 +152,8 @@ def fresh_live_state() -> Iterator[None]:
         for pattern in (f"{settings.REDIS_PREFIX}:presence:*",
                         f"{settings.REDIS_PREFIX}:cache:*:due:*",
                         f"{settings.REDIS_PREFIX}:cache:*:reannounce:*",
-                        f"{settings.REDIS_PREFIX}:cache:*:chat-rate:*"):
+                        f"{settings.REDIS_PREFIX}:cache:*:chat-rate:*",
+                        f"{settings.REDIS_PREFIX}:cache:*:flood-cooldown:*"):
             keys = list(client.scan_iter(match=pattern, count=500))
             if keys:
                 client.delete(*keys)

@@ -19,7 +19,7 @@ from games.services import play, tables
 from games.services import series as series_service
 from kozel_site.asgi import application
 from tests.games.helpers import card_codes_in, current_game, first_legal, state_of
-from tests.games.ws import ORIGIN, connect
+from tests.games.ws import ORIGIN, Recorder, connect
 from tests.load.clients import with_added_history
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -297,6 +297,45 @@ async def test_flooding_client_is_closed(cast):
             closed = message.get("code") == 4008
             break
     assert closed
+
+
+async def test_a_flooder_is_refused_at_every_table_until_the_cooldown_ends(cast,
+                                                                           monkeypatch):
+    """After a flood close (4008) the same person's table handshakes are refused, at
+    any table (issue 15: the fuzzer's flooders reconnected ~12 times a second, each
+    handshake ~18 queries); others still get in, and so does the flooder once the
+    cooldown is over."""
+    from games import flood_cooldown
+
+    monkeypatch.setattr(flood_cooldown, "COOLDOWN_SECONDS", 2)
+    table, series, game = await seated_series(cast)
+    other = await database_sync_to_async(tables.create_table)(
+        cast.bob, tables.TableSettings(name="other"))
+    alice = await connect(table.pk, cast.alice)
+    await alice.receive_type("snapshot")
+    for _ in range(60):
+        await alice.communicator.send_to(text_data='{"type": "ping"}')
+    while (message := await alice.communicator.receive_output(timeout=5))["type"] \
+            != "websocket.close":
+        pass
+    assert message["code"] == 4008
+    for table_id in (table.pk, other.pk):
+        with pytest.raises(ConnectionRefusedError):
+            await connect(table_id, cast.alice)
+    bob = await connect(table.pk, cast.bob)
+    await bob.receive_type("snapshot")
+
+    async def alice_back() -> Recorder:
+        while True:
+            try:
+                return await connect(table.pk, cast.alice)
+            except ConnectionRefusedError:
+                await asyncio.sleep(0.2)  # the table page's backoff, in short
+
+    back = await asyncio.wait_for(alice_back(), 10)
+    await back.receive_type("snapshot")
+    for rec in (bob, back):
+        await rec.close()
 
 
 async def test_private_table_refuses_strangers(cast):

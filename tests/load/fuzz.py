@@ -179,6 +179,7 @@ class FuzzStats:
     burst_closed_4008: int = 0
     burst_rate_limited: int = 0
     burst_reset_after_flood: int = 0
+    burst_refused_in_cooldown: int = 0
     handshake_failures: Counter[str] = field(default_factory=Counter)
 
 
@@ -283,13 +284,19 @@ async def fuzz_socket(port: int, target: Target, session: str | None, budget: li
 
 async def burst_socket(port: int, target: Target, session: str | None, budget: list[int],
                        stats: FuzzStats, stop: asyncio.Event) -> None:
-    """Bursts of 30 frames at once: rate_limited replies, then a 4008 close."""
+    """Bursts of 30 frames at once: rate_limited replies, then a 4008 close; then its
+    handshakes are refused (403) until the flood cooldown is over."""
     from games.consumers import MAX_FLOOD_STRIKES
+    from games.flood_cooldown import COOLDOWN_SECONDS
 
     path = f"/ws/table/{target.table_id}/"
+    closed_at = -1e9
     while budget[0] > 0 and not stop.is_set():
         try:
-            async with await open_socket(port, path, session) as ws:
+            socket = await open_socket(port, path, session)
+            if time.monotonic() - closed_at < COOLDOWN_SECONDS - 1:
+                stats.unexpected.append("a flooder opened a table during its cooldown")
+            async with socket as ws:
                 await asyncio.wait_for(ws.recv(), 10)  # the snapshot
                 closed = False
                 limited = 0
@@ -317,10 +324,12 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
                         stats.closes[str(code)] += 1
                         if code == 4008:
                             stats.burst_closed_4008 += 1
+                            closed_at = time.monotonic()
                         elif code == 1006 and limited >= MAX_FLOOD_STRIKES - 1:
                             # the 4008 close frame lost to the reset of a flooder too
                             # slow to read it (games/WEBSOCKET.md)
                             stats.burst_reset_after_flood += 1
+                            closed_at = time.monotonic()
                         else:
                             stats.unexpected.append(f"burst socket closed with {code}")
                         closed = True
@@ -333,7 +342,10 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
                     stats.unexpected.append(f"a socket refused {limited} frames for "
                                             "flooding and was never closed (4008)")
         except CONNECT_ERRORS as exc:
-            stats.handshake_failures[type(exc).__name__] += 1
+            if "403" in str(exc) and time.monotonic() - closed_at < COOLDOWN_SECONDS + 5:
+                stats.burst_refused_in_cooldown += 1
+            else:
+                stats.handshake_failures[type(exc).__name__] += 1
             await pause(stop, 1.0)
         await pause(stop, 0.5)
 
@@ -457,6 +469,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
             "burst_rate_limited": stats.burst_rate_limited,
             "burst_closed_4008": stats.burst_closed_4008,
             "burst_reset_after_flood": stats.burst_reset_after_flood,
+            "burst_refused_in_cooldown": stats.burst_refused_in_cooldown,
             "forbidden_handshakes_refused": refused, "state_changed": changed,
             "what_changed": what_changed,
             "handshake_failures_under_load": dict(stats.handshake_failures),
