@@ -73,6 +73,16 @@ _shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
 RESYNC_SHARE_SECONDS = 1.0
 _resync_facts: SharedReads[snapshot.TableFacts | None] = SharedReads(RESYNC_SHARE_SECONDS)
 _table_messages: collections.Counter[int] = collections.Counter()
+# A process that has served more tables than this forgets the counts and the reads
+# shared under them together (a count back at 0 must not find an old read).
+MAX_COUNTED_TABLES = 10_000
+
+
+def _note_table_message(table_id: int) -> None:
+    if table_id not in _table_messages and len(_table_messages) >= MAX_COUNTED_TABLES:
+        _table_messages.clear()
+        _resync_facts.clear()
+    _table_messages[table_id] += 1
 
 
 def _legal_in(view: Any) -> list[dict[str, Any]] | None:
@@ -162,7 +172,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
         notices, the away line and preset chat lines are all translated here, per socket."""
         if not message["type"].startswith("websocket."):
-            _table_messages[self.table_id] += 1  # resyncs read the table afresh
+            _note_table_message(self.table_id)  # resyncs read the table afresh
         if not hasattr(self, "language"):
             self.language = await db_read(scope_language)(self.scope)
         with translation.override(self.language):

@@ -44,5 +44,10 @@ class SharedReads(Generic[T]):
         delay = 0.0 if failed else self._keep
         asyncio.get_running_loop().call_later(delay, self._reads.pop, key, None)
 
+    def clear(self) -> None:
+        """Forget every answer: later callers read afresh (waiters of a read in flight
+        still get it)."""
+        self._reads.clear()
+
     def __len__(self) -> int:
         return len(self._reads)

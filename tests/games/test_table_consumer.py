@@ -587,6 +587,30 @@ async def test_resyncs_share_a_read_until_the_table_moves_and_never_go_back(cast
         await rec.close()
 
 
+async def test_the_resync_counts_forget_their_shared_reads_with_them(monkeypatch):
+    """A process that has counted messages for MAX_COUNTED_TABLES tables forgets the
+    counts and the resync reads shared under them together: a count back at 0 must not
+    find a read made before a message it forgot."""
+    from games import consumers
+
+    monkeypatch.setattr(consumers, "MAX_COUNTED_TABLES", 2)
+    monkeypatch.setattr(consumers, "_table_messages", consumers.collections.Counter())
+    monkeypatch.setattr(consumers, "_resync_facts", consumers.SharedReads(30.0))
+    reads: list[str] = []
+
+    async def read(label: str) -> str:
+        reads.append(label)
+        return label
+
+    assert await consumers._resync_facts.get("1:0", lambda: read("before")) == "before"
+    consumers._note_table_message(1)
+    consumers._note_table_message(2)
+    assert consumers._table_messages == {1: 1, 2: 1}
+    consumers._note_table_message(3)  # a third table: both forgotten
+    assert consumers._table_messages == {3: 1}
+    assert await consumers._resync_facts.get("1:0", lambda: read("after")) == "after"
+
+
 async def test_a_close_never_waits_for_the_writing_thread(cast):
     """Closing a table (presence dropped, the others told that a player left) only
     reads the database, on the reading thread: while the process's one writing thread is
