@@ -48,10 +48,6 @@ def _redis_run_id() -> str | None:
         return None
 
 
-def _person_id(user: Any) -> int | None:
-    return user.pk if user is not None and user.is_authenticated else None
-
-
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:
     table = fact_rows.table(table_id)  # a statement built once (issue 15)
     return None if table is None else snapshot.table_facts(table)
@@ -113,7 +109,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         if await sync_to_async(flood_cooldown.cooling_down, thread_sensitive=False)(
-                _person_id(self.user)):
+                presence.person_id(self.user)):
             await self.close(code=CLOSE_FLOOD)  # refused before any database work
             return
         self.position = None
@@ -288,7 +284,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             self.flood_strikes += 1
             if self.flood_strikes >= MAX_FLOOD_STRIKES:
                 await sync_to_async(flood_cooldown.start, thread_sensitive=False)(
-                    _person_id(self.user))
+                    presence.person_id(self.user))
                 await self.close(code=CLOSE_FLOOD)
                 return
             await self.send_error("rate_limited", "Too many frames; slow down.")

@@ -25,7 +25,8 @@ from games.services import publish, schedule
 logger = logging.getLogger(__name__)
 
 
-def _person_id(user: AbstractBaseUser | None) -> int | None:
+def person_id(user: AbstractBaseUser | None) -> int | None:
+    """The id of a signed-in person, None for anyone else."""
     return user.pk if user is not None and user.is_authenticated else None
 
 
@@ -39,7 +40,7 @@ def _plays_here(table_id: int, user_id: int) -> bool:
 
 def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
     """A socket opened at the table (``conn``: its channel name)."""
-    user_id = _person_id(user)
+    user_id = person_id(user)
     try:
         was_away = user_id is not None and user_id not in store.live_user_ids(table_id)
         store.touch(table_id, conn, user_id)
@@ -53,14 +54,14 @@ def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
 def heartbeat(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
     """The socket is still open."""
     try:
-        store.touch(table_id, conn, _person_id(user))
+        store.touch(table_id, conn, person_id(user))
     except Exception:  # noqa: BLE001 - advisory
         logger.warning("presence: heartbeat failed at table %s", table_id, exc_info=True)
 
 
 def disconnected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
     """A socket closed cleanly; a person's last one may start the absence countdown."""
-    user_id = _person_id(user)
+    user_id = person_id(user)
     try:
         gone = store.drop(table_id, conn, user_id)
     except Exception:  # noqa: BLE001 - advisory

@@ -106,10 +106,16 @@ class PlayingRead:
             f"WHERE r.{col(SeriesSeat, 'series')} = %s "
             f"ORDER BY r.{col(SeriesSeat, 'position')}")
 
-    def lock(self, table_id: int, sql: str | None = None) -> Locked | None:
-        """The move's rows, locked; with ``sql=self.peek_sql`` the same rows unlocked."""
+    def lock(self, table_id: int) -> Locked | None:
+        return self._read(self.lock_sql, table_id)
+
+    def peek(self, table_id: int) -> Locked | None:
+        """The rows :meth:`lock` locks, read without a lock."""
+        return self._read(self.peek_sql, table_id)
+
+    def _read(self, sql: str, table_id: int) -> Locked | None:
         with connection.cursor() as cursor:
-            cursor.execute(sql or self.lock_sql, [Series.Status.PLAYING, table_id])
+            cursor.execute(sql, [Series.Status.PLAYING, table_id])
             row = cursor.fetchone()
             if row is None:
                 return None
@@ -169,8 +175,7 @@ def peek_playing(table_id: Any) -> Locked | None:
     compiled two ORM queries, ~60 a second per web process (issue 15)."""
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         return None
-    read = _playing_read(connection.vendor)
-    return read.lock(table_id, read.peek_sql)
+    return _playing_read(connection.vendor).peek(table_id)
 
 
 def latest_series_and_game(table: Table) -> tuple[Series | None, Game | None]:
