@@ -168,7 +168,7 @@ def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: eng
         raise NotYourSeatError(_("You do not sit at this game."))
     _check_playable(locked.game, version)
     state = engine.GameState.from_dict(locked.game.state)
-    return apply_locked(locked, state, seat, action, Move.Source.PLAYER)
+    return apply_locked(locked, state, seat, action, Move.Source.PLAYER, last_write=True)
 
 
 def _engine_apply(state: engine.GameState, seat: int,
@@ -189,9 +189,17 @@ def _check_playable(game: Game, expected_version: int) -> None:
         raise stale_error(game.version, expected_version)
 
 
+MOVE_FIELDS = ["version", "state", "turn_started_at", "turn_deadline", "turn_seat",
+               "substitute_seats", "updated_at"]
+
+
 def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
-                 action: engine.Action, source: str) -> int:
-    """Apply, store and announce one action. The caller holds the locks (locks.py)."""
+                 action: engine.Action, source: str, *, last_write: bool = False) -> int:
+    """Apply, store and announce one action. The caller holds the locks (locks.py).
+
+    ``last_write``: the caller writes nothing after it in its transaction, so a move
+    that does not end the game may commit with its own write (rows.insert_and_update):
+    its announcements are registered first."""
     game, series = locked.game, locked.series
     new_state = _engine_apply(state, seat, action)
     game.version += 1
@@ -204,14 +212,16 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     elif roster_seat_.away_user_id:
         game.substitute_seats |= 1 << seat  # not the absent person's own play
     clock.arm_turn_clock_locked(game, new_state, locked.table)
-    rows.insert_and_update(move, game, ["version", "state", "turn_started_at", "turn_deadline",
-                                        "turn_seat", "substitute_seats", "updated_at"])
     result = engine.outcome(new_state)
     if result is not None:
+        rows.insert_and_update(move, game, MOVE_FIELDS)
         finish.finish_game_locked(locked, new_state, result)
+        publish.on_commit_game_changed(game, new_state)
+        return game.version
     publish.on_commit_game_changed(game, new_state)
-    if result is None and bot_seats(series):
+    if bot_seats(series):
         schedule.on_commit_bot_turn(game.pk, game.version)
+    rows.insert_and_update(move, game, MOVE_FIELDS, then_commit=last_write)
     return game.version
 
 
@@ -265,10 +275,12 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             ):
                 choice = choose_bot_action(state, seat, bots[seat], rng, score)
                 if isinstance(choice, engine.Molodka):
-                    return apply_locked(locked, state, seat, choice, Move.Source.BOT)
+                    return apply_locked(locked, state, seat, choice, Move.Source.BOT,
+                                        last_write=True)
         if state.turn is not None and state.turn in bots:
             choice = choose_bot_action(state, state.turn, bots[state.turn], rng, score)
             if choice is None:
                 choice = engine.legal_actions(state, state.turn)[0]
-            return apply_locked(locked, state, state.turn, choice, Move.Source.BOT)
+            return apply_locked(locked, state, state.turn, choice, Move.Source.BOT,
+                                last_write=True)
         return None

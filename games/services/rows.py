@@ -101,10 +101,20 @@ class PlayingRead:
             f"SELECT {self.series.select}, {self.game.select} FROM {tables[Series]} s "
             f"LEFT JOIN {tables[Game]} g ON g.{game_pk} = ({latest_game}) "
             f"WHERE s.{series_pk} = (" + latest_series.format(playing="") + ")")
-        self.roster_sql = (
-            f"SELECT {self.seat.select} FROM {tables[SeriesSeat]} r "
-            f"WHERE r.{col(SeriesSeat, 'series')} = %s "
-            f"ORDER BY r.{col(SeriesSeat, 'position')}")
+        roster = (f"SELECT {self.seat.select} FROM {tables[SeriesSeat]} r "
+                  f"WHERE r.{col(SeriesSeat, 'series')} = {{series}} "
+                  f"ORDER BY r.{col(SeriesSeat, 'position')}")
+        self.roster_sql = roster.format(series="%s")
+        # On PostgreSQL the roster rides in the same query string as the read before
+        # it (see _read): the same series found again by the same subquery.
+        self.together = connection.vendor == "postgresql"
+        if self.together:
+            playing_roster = roster.format(series="(" + latest_series.format(
+                playing=f" AND x.{col(Series, 'status')} = %s") + ")")
+            self.lock_sql += "; " + playing_roster
+            self.peek_sql += "; " + playing_roster
+            self.latest_sql += "; " + roster.format(
+                series="(" + latest_series.format(playing="") + ")")
 
     def lock(self, table_id: int) -> Locked | None:
         return self._read(self.lock_sql, table_id)
@@ -114,8 +124,11 @@ class PlayingRead:
         return self._read(self.peek_sql, table_id)
 
     def _read(self, sql: str, table_id: int) -> Locked | None:
+        params: list[Any] = [Series.Status.PLAYING, table_id]
+        if self.together:
+            params += [table_id, Series.Status.PLAYING]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [Series.Status.PLAYING, table_id])
+            cursor.execute(sql, params)
             row = cursor.fetchone()
             if row is None:
                 return None
@@ -127,8 +140,9 @@ class PlayingRead:
         return Locked(table, series, game)
 
     def latest(self, table: Table) -> tuple[Series | None, Game | None]:
+        params = [table.pk, table.pk] if self.together else [table.pk]
         with connection.cursor() as cursor:
-            cursor.execute(self.latest_sql, [table.pk])
+            cursor.execute(self.latest_sql, params)
             row = cursor.fetchone()
             if row is None:
                 return None, None
@@ -146,10 +160,22 @@ class PlayingRead:
         game = None if game_values[0] is None else self.game.build(game_values)
         if game is not None:
             game.series = series
-        cursor.execute(self.roster_sql, [series.pk])
-        series.__dict__["_roster"] = [self.seat.build(values)
-                                      for values in cursor.fetchall()]
+        series.__dict__["_roster"] = self._roster(cursor, series.pk)
         return series, game
+
+    def _roster(self, cursor: Any, series_id: int) -> list[SeriesSeat]:
+        """The series' seats in position order: on PostgreSQL the query string's next
+        result, a statement run after the read before it (so after its locks, with a
+        snapshot of its own); read by the series' id where that result is not this
+        series' seats (none, or another series' that a commit between the two
+        statements made the latest: never under the table's lock, which a new series
+        takes first)."""
+        if self.together and cursor.nextset():
+            seats = [self.seat.build(values) for values in cursor.fetchall()]
+            if seats and all(seat.series_id == series_id for seat in seats):
+                return seats
+        cursor.execute(self.roster_sql, [series_id])
+        return [self.seat.build(values) for values in cursor.fetchall()]
 
 
 @lru_cache(maxsize=2)
@@ -207,7 +233,7 @@ def _update_sql(obj: models.Model, field_names: Sequence[str]) -> tuple[str, lis
 
 
 def insert_and_update(new: models.Model, obj: models.Model,
-                      field_names: Sequence[str]) -> None:
+                      field_names: Sequence[str], *, then_commit: bool = False) -> None:
     """``new.save()`` for a new row whose id nobody reads afterwards (the Move log: no
     RETURNING, auto fields filled as the ORM fills them), and
     ``obj.save(update_fields=field_names)`` for a row this transaction has locked (its
@@ -216,7 +242,12 @@ def insert_and_update(new: models.Model, obj: models.Model,
     On PostgreSQL in one statement (a data-modifying ``WITH``), one round trip less on
     the web process's one writing thread, where a move was ~80 % waiting for
     PostgreSQL's answers (py-spy at 100 tables, issue 15). PostgreSQL runs both parts;
-    the INSERT's constraints hold as they would alone. Elsewhere, two statements."""
+    the INSERT's constraints hold as they would alone. Elsewhere, two statements.
+
+    ``then_commit``: the caller writes nothing more in its transaction and has already
+    registered its ``on_commit`` hooks. Where that transaction is the outermost
+    ``atomic`` block on PostgreSQL, the same query string then commits it
+    (:func:`_commits_here`): one round trip less per move again."""
     insert_sql, insert_params = _insert_sql(new)
     update_sql, update_params = _update_sql(obj, field_names)
     if connection.vendor != "postgresql":
@@ -224,6 +255,21 @@ def insert_and_update(new: models.Model, obj: models.Model,
             cursor.execute(insert_sql, insert_params)
             cursor.execute(update_sql, update_params)
         return
+    sql = f"WITH inserted AS ({insert_sql}) {update_sql}"
+    if then_commit and _commits_here():
+        sql += "; COMMIT"
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH inserted AS ({insert_sql}) {update_sql}",
-                       [*insert_params, *update_params])
+        cursor.execute(sql, [*insert_params, *update_params])
+
+
+def _commits_here() -> bool:
+    """Whether a statement may end the current transaction with its own ``COMMIT``:
+    it is the outermost ``atomic`` block (not a savepoint, not inside a caller's or a
+    test case's transaction, whose rollback must still undo it).
+
+    The block's own exit then finds the transaction committed: psycopg sends no second
+    ``COMMIT`` when the server says no transaction is open, and Django runs the
+    ``on_commit`` hooks as after any commit. Nothing may raise between the two: a
+    rollback then would find nothing to undo (tests/games/test_move_rows.py)."""
+    return (connection.in_atomic_block and len(connection.atomic_blocks) == 1
+            and not connection.savepoint_ids and not connection.needs_rollback)
