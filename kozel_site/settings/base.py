@@ -152,10 +152,12 @@ CHANNEL_LAYERS = {
     }
 }
 
-# allauth's rate limits live in the cache: it must be shared by every web process.
+# allauth's rate limits live in the cache: it must be shared by every web process. One
+# Redis connection pool per process, not one per WebSocket consumer's context
+# (kozel_site/redis_cache.py).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "kozel_site.redis_cache.ProcessPoolRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
     }
