@@ -9,7 +9,6 @@ what its groups receive.
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import time
 from collections.abc import Awaitable
@@ -20,8 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from accounts.language import scope_language
-from games import flood_cooldown, selectors, snapshot
-from games import presence as store
+from games import flood_cooldown, presence_beats, selectors, snapshot
 from games.policy import policy, user_group
 from games.services import chat, clock, fact_rows, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
@@ -38,14 +36,6 @@ MAX_FLOOD_STRIKES = 5
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
-
-
-def _redis_run_id() -> str | None:
-    """The Redis server's run id (a new one after every restart), or None if unreachable."""
-    try:
-        return str(store.client().info("server").get("run_id"))
-    except Exception:  # noqa: BLE001 - Redis down: nothing to compare yet
-        return None
 
 
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:
@@ -139,11 +129,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
             await db_read(self._load_reader_choices)()
         self.counted = True
-        self.redis_run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
+        self.redis_run_id = await sync_to_async(presence.redis_run_id,
+                                                thread_sensitive=False)()
         # Presence lives in Redis and only reads the database: not on the writing
         # thread, where a crowd of connects queued beside the moves (issue 15).
         await db_read(presence.connected)(
             self.table_id, self.channel_name, self.user)
+        presence_beats.add(self)
         # Coming back to a casual table gives your seat back at once (UX): the
         # substitute bot played it only while you were away.
         if await db_read(clock.seat_kept_for)(self.table_id, self.user):
@@ -151,6 +143,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
+        presence_beats.discard(self)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         user = getattr(self, "user", None)
@@ -175,44 +168,32 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await super().dispatch(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Run the consumer with its presence heartbeat beside it.
-
-        The heartbeat lives exactly as long as this consumer: if the consumer dies in
-        any way (a crash, a cancelled task) the ``finally`` stops it and the entry
-        expires (games/presence.py); if the whole process dies, it stops with it.
-        """
-        beat = asyncio.ensure_future(self._heartbeat())
+        """Run the consumer; its presence entry is refreshed with the process's other
+        sockets' (games/presence_beats.py) exactly as long as it lives: if it dies in
+        any way (a crash, a cancelled task) the ``finally`` stops that and the entry
+        expires (games/presence.py); if the whole process dies, it stops with it."""
         try:
             await super().__call__(scope, receive, send)
         finally:
-            beat.cancel()
+            presence_beats.discard(self)
 
-    async def _heartbeat(self) -> None:
-        interval = store.heartbeat_seconds()
-        while True:
-            await asyncio.sleep(interval)
-            if getattr(self, "counted", False):
-                # Redis only: off the shared database thread.
-                await sync_to_async(presence.heartbeat, thread_sensitive=False)(
-                    self.table_id, self.channel_name, self.user)
-                await self._rejoin_after_a_redis_restart()
+    def presence_entry(self) -> tuple[int, str, int | None]:
+        return self.table_id, self.channel_name, presence.person_id(self.user)
 
-    async def _rejoin_after_a_redis_restart(self) -> None:
+    async def redis_run_seen(self, run_id: str) -> None:
         """Group memberships live in Redis, and a Redis restart forgets them: a socket
         that lived through it heard nothing more and its table stood still for good
-        (python -m tests.load faults --kill redis). When Redis' run id has changed since
-        this socket joined, join the groups again and send a fresh snapshot (events may
-        have been missed meanwhile)."""
-        run_id = await sync_to_async(_redis_run_id, thread_sensitive=False)()
-        if run_id is None or run_id == self.redis_run_id:
-            return  # unreachable right now (the next beat asks again), or the same server
+        (python -m tests.load faults --kill redis). When the heartbeat finds Redis' run
+        id changed since this socket joined, join the groups again and send a fresh
+        snapshot (events may have been missed meanwhile)."""
         known, self.redis_run_id = self.redis_run_id, run_id
-        if known is None:
-            return
+        if known is None or not getattr(self, "counted", False):
+            return  # nothing joined on a known server yet, or closing
         self.groups_joined = []
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-        await self.send_snapshot()
+        with translation.override(self.language):  # set by the connect's dispatch
+            await self.send_snapshot()
 
     # --- subscriptions ---------------------------------------------------------------
     async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> None:
@@ -494,6 +475,7 @@ class LobbyConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        presence_beats.discard(self)
         await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,

@@ -3,7 +3,7 @@
 Why not counters in the database (what we had): a counter is decremented only by a
 clean disconnect, so a crashed consumer, a killed web process or a dropped network left
 a seat "connected" and a spectator counted for ever. Here every open socket is an
-entry with an expiry time, refreshed by its consumer every ``HEARTBEAT`` seconds
+entry with an expiry time, refreshed by its web process every ``HEARTBEAT`` seconds
 (games/consumers.py). A socket that dies in any way stops refreshing and is counted as
 gone at most ``TTL`` seconds after its last heartbeat; a clean close removes it at once.
 The beat sweep reaps expired entries and tells the tables concerned (services/presence).
@@ -76,18 +76,40 @@ def _parse(member: bytes | str) -> Connection:
 
 
 def touch(table_id: int, conn: str, user_id: int | None, now: float | None = None) -> None:
-    """A socket is open (connect, and every heartbeat after)."""
+    """A socket is open (its connect)."""
+    pipe = client().pipeline(transaction=False)
+    _queue_touches(pipe, [(table_id, conn, user_id)], now)
+    pipe.execute()
+
+
+def touch_many(sockets: Iterable[tuple[int, str, int | None]],
+               now: float | None = None) -> str:
+    """Every one of ``sockets`` (table, conn, user id) is still open: one round trip for
+    all of a web process's sockets at each heartbeat (games/presence_beats.py). Returns
+    the Redis server's run id (a new one after every restart), read in the same trip."""
+    pipe = client().pipeline(transaction=False)
+    _queue_touches(pipe, sockets, now)
+    pipe.info("server")
+    return str(pipe.execute()[-1].get("run_id"))
+
+
+def _queue_touches(pipe: redis.client.Pipeline, sockets: Iterable[tuple[int, str, int | None]],
+                   now: float | None) -> None:
     now = time.time() if now is None else now
     expires = now + ttl_seconds()
-    member = _member(conn, user_id)
-    pipe = client().pipeline(transaction=False)
-    pipe.zadd(_key("t", table_id), {member: expires})
-    pipe.expire(_key("t", table_id), KEY_TTL_SECONDS)
-    pipe.zadd(_key("all"), {f"{table_id}|{member}": expires})
-    if user_id:
-        pipe.hdel(_key("gone", table_id), str(user_id))
-        pipe.set(_key("human", table_id), now, ex=KEY_TTL_SECONDS)
-    pipe.execute()
+    for table_id, conn, user_id in sockets:
+        member = _member(conn, user_id)
+        pipe.zadd(_key("t", table_id), {member: expires})
+        pipe.expire(_key("t", table_id), KEY_TTL_SECONDS)
+        pipe.zadd(_key("all"), {f"{table_id}|{member}": expires})
+        if user_id:
+            pipe.hdel(_key("gone", table_id), str(user_id))
+            pipe.set(_key("human", table_id), now, ex=KEY_TTL_SECONDS)
+
+
+def run_id() -> str:
+    """The Redis server's run id (a new one after every restart)."""
+    return str(client().info("server").get("run_id"))
 
 
 def drop(table_id: int, conn: str, user_id: int | None, now: float | None = None) -> bool:

@@ -53,10 +53,26 @@ def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
 
 def heartbeat(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
     """The socket is still open."""
+    heartbeat_many([(table_id, conn, person_id(user))])
+
+
+def heartbeat_many(sockets: list[tuple[int, str, int | None]]) -> str | None:
+    """These sockets (table, conn, person id) are still open. Returns the Redis
+    server's run id, None when Redis could not be reached."""
     try:
-        store.touch(table_id, conn, person_id(user))
+        return store.touch_many(sockets)
     except Exception:  # noqa: BLE001 - advisory
-        logger.warning("presence: heartbeat failed at table %s", table_id, exc_info=True)
+        logger.warning("presence: heartbeat failed for %s sockets", len(sockets),
+                       exc_info=True)
+        return None
+
+
+def redis_run_id() -> str | None:
+    """The Redis server's run id, or None if unreachable (nothing to compare yet)."""
+    try:
+        return store.run_id()
+    except Exception:  # noqa: BLE001 - Redis down
+        return None
 
 
 def disconnected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:

@@ -1,0 +1,59 @@
+"""One heartbeat refreshes every table socket of a web process (games/presence_beats.py,
+issue 15): each socket used to beat on its own, two thread hops and an INFO each."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import redis
+from django.conf import settings
+
+from games import presence as store
+from games import presence_beats
+
+TABLE = 987_654  # no table of the database: presence lives in Redis only
+
+
+class Socket:
+    """A table socket as the beat sees it (games.presence_beats.Beating)."""
+
+    def __init__(self, conn: str, run_id: str | None) -> None:
+        self.channel_name = conn
+        self.redis_run_id = run_id
+        self.told: list[str] = []
+
+    def presence_entry(self) -> tuple[int, str, int | None]:
+        return TABLE, self.channel_name, None
+
+    async def redis_run_seen(self, run_id: str) -> None:
+        self.told.append(run_id)
+
+
+def expiry(conn: str) -> float | None:
+    return store.client().zscore(store._key("t", TABLE), f"{conn}|0")
+
+
+def commands_processed(counter: redis.Redis) -> int:
+    return int(counter.info("stats")["total_commands_processed"])
+
+
+async def test_one_beat_refreshes_every_open_socket_and_tells_those_on_another_server():
+    run_id = store.run_id()
+    same, older, closed = (Socket("same", run_id), Socket("older", "a-killed-server"),
+                           Socket("closed", run_id))
+    for socket in (same, older, closed):
+        store.touch(TABLE, socket.channel_name, None, now=0.0)  # long expired
+        presence_beats.add(socket)
+    presence_beats.discard(closed)
+    counter = redis.Redis.from_url(settings.REDIS_URL)
+    before = commands_processed(counter)
+    await presence_beats.beats().beat()
+    sent = commands_processed(counter) - before - 1  # the first count's own INFO
+    await asyncio.sleep(0)  # the told sockets' tasks run
+    assert expiry("same") > time.time() and expiry("older") > time.time()
+    assert expiry("closed") == store.ttl_seconds()  # no longer refreshed
+    assert sent == 2 * 3 + 1, sent  # zadd, expire, zadd per socket and one INFO
+    assert (same.told, older.told, closed.told) == ([], [run_id], [])
+    presence_beats.discard(same)
+    presence_beats.discard(older)
