@@ -110,14 +110,11 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
         self.flood_strikes = 0
-        table = await db_read(fact_rows.table)(self.table_id)
-        if table is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
         session = self.scope.get("session")
         invited = set(session.get("invited_tables", [])) if session is not None else set()
-        if not await db_read(selectors.may_view_table)(table, self.user, invited):
-            await self.close(code=CLOSE_FORBIDDEN)
+        refusal = await db_read(self._refusal)(invited)
+        if refusal is not None:
+            await self.close(code=refusal)
             return
         await self.accept()
         # Every socket of a signed-in user joins their own group, so a sanction reaches
@@ -127,20 +124,41 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.show_spectators = False
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-            await db_read(self._load_reader_choices)()
         self.counted = True
-        self.redis_run_id = await sync_to_async(presence.redis_run_id,
-                                                thread_sensitive=False)()
-        # Presence lives in Redis and only reads the database: not on the writing
-        # thread, where a crowd of connects queued beside the moves (issue 15).
-        await db_read(presence.connected)(
-            self.table_id, self.channel_name, self.user)
+        seat_kept = await db_read(self._arrive)()
         presence_beats.add(self)
         # Coming back to a casual table gives your seat back at once (UX): the
         # substitute bot played it only while you were away.
-        if await db_read(clock.seat_kept_for)(self.table_id, self.user):
+        if seat_kept:
             await db_call(clock.return_to_seat)(self.table_id, self.user)
         await self.send_snapshot()
+
+    # A handshake's reads, in two hops to the reading thread instead of six: each hop
+    # is a hand-over to a thread and back, and the 157 sockets the fuzzer opens at once
+    # (or a dead web process's clients coming back) made the worst ten seconds of the
+    # live tables beside them (python -m tests.load fuzz, issue 15).
+    def _refusal(self, invited: set[int]) -> int | None:
+        """The close code refusing this handshake, or None when the table exists and
+        this reader may view it."""
+        table = fact_rows.table(self.table_id)
+        if table is None:
+            return CLOSE_NOT_FOUND
+        if not selectors.may_view_table(table, self.user, invited):
+            return CLOSE_FORBIDDEN
+        return None
+
+    def _arrive(self) -> bool:
+        """After the accept (and the person's own group joined, so that a later change
+        of their choices reaches this socket): this reader's choices, the Redis server
+        the groups were joined on, the socket's presence (Redis, and the database only
+        read, as everything here: not on the writing thread, where a crowd of connects
+        queued beside the moves). Returns whether a substitute keeps this person's
+        casual seat warm."""
+        if self.user is not None and self.user.is_authenticated:
+            self._load_reader_choices()
+        self.redis_run_id = presence.redis_run_id()
+        presence.connected(self.table_id, self.channel_name, self.user)
+        return clock.seat_kept_for(self.table_id, self.user)
 
     async def disconnect(self, code: int) -> None:
         presence_beats.discard(self)
