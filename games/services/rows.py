@@ -9,7 +9,8 @@ move's ~6 ms of Python before any database time, and 8 round trips to PostgreSQL
 is built once from the models' metadata and its values go through the same field and
 backend conversions the ORM applies, so the rows read and written are exactly the
 ORM's; the lock, the roster and the series-and-game read take 2 round trips instead
-of 4. A snapshot's facts (games/snapshot.py), read for every table at every game end
+of 4, and on PostgreSQL one (the roster's statement in the same query string). A
+snapshot's facts (games/snapshot.py), read for every table at every game end
 and deal, read the table's latest series, game and roster the same way.
 
 The lock order (locks.py) holds within the one locking statement: PostgreSQL locks the
