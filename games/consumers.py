@@ -493,7 +493,6 @@ class LobbyConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
-        presence_beats.discard(self)
         await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,

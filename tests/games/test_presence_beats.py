@@ -48,9 +48,10 @@ async def test_one_beat_refreshes_every_open_socket_and_tells_those_on_another_s
     presence_beats.discard(closed)
     counter = redis.Redis.from_url(settings.REDIS_URL)
     before = commands_processed(counter)
-    await presence_beats.beats().beat()
+    beats = presence_beats.beats()
+    await beats.beat()
     sent = commands_processed(counter) - before - 1  # the first count's own INFO
-    await asyncio.sleep(0)  # the told sockets' tasks run
+    await asyncio.gather(*beats.told)  # the told sockets' own tasks
     assert expiry("same") > time.time() and expiry("older") > time.time()
     assert expiry("closed") == store.ttl_seconds()  # no longer refreshed
     assert sent == 2 * 3 + 1, sent  # zadd, expire, zadd per socket and one INFO
