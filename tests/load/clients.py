@@ -59,6 +59,19 @@ class Stats:
     closes: Counter[str] = field(default_factory=Counter)
 
 
+def event_kind(frame: dict[str, Any]) -> str:
+    """What a move did, from its event: ``game_end`` (the last move of a game),
+    ``trick`` (it closed a trick) or ``play``; the round trip is reported per kind, to
+    see which moves make the tail (issue 15's profile)."""
+    view = frame.get("view") or {}
+    if view.get("game_over"):
+        return "game_end"
+    added = frame.get("history_added") or []
+    if any(entry.get("event") == "trick" for entry in added if isinstance(entry, dict)):
+        return "trick"
+    return "play"
+
+
 class Tracker:
     """When each client of a table received each (game, version): the move's fan-out."""
 
@@ -66,11 +79,14 @@ class Tracker:
         self.clients = clients
         self.seen: dict[tuple[int, int], dict[int, float]] = {}
         self.done: dict[tuple[int, int], float] = {}
+        self.kinds: dict[tuple[int, int], str] = {}
 
-    def saw(self, game_id: int, version: int, seat: int, at: float) -> None:
+    def saw(self, game_id: int, version: int, seat: int, at: float,
+            kind: str = "play") -> None:
         key = (game_id, version)
         if key in self.done:
             return
+        self.kinds.setdefault(key, kind)
         seats = self.seen.setdefault(key, {})
         seats.setdefault(seat, at)
         if len(seats) >= self.clients:
@@ -260,7 +276,7 @@ class SeatClient:
             self._plan(final)
         elif kind == "event":
             game_id, version = frame["game_id"], frame["version"]
-            self.tracker.saw(game_id, version, self.seat, at)
+            self.tracker.saw(game_id, version, self.seat, at, event_kind(frame))
             if game_id != self.game_id:
                 await self._resync()
             elif version <= self.version:

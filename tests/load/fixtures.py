@@ -208,6 +208,13 @@ def timed_latencies(specs: list[TableSpec], acts: list[Any],
                     trackers: dict[int, Any]) -> list[tuple[float, float]]:
     """:func:`latencies` with each act's send time (monotonic), to see when slow moves
     happen (a steady queue, or bursts such as many games ending at once)."""
+    return [(sent, latency) for sent, latency, _kind in kinded_latencies(
+        specs, acts, trackers)]
+
+
+def kinded_latencies(specs: list[TableSpec], acts: list[Any],
+                     trackers: dict[int, Any]) -> list[tuple[float, float, str]]:
+    """:func:`timed_latencies` with what each move did (``clients.event_kind``)."""
     from games.models import Move
 
     table_ids = [s.table_id for s in specs]
@@ -218,9 +225,11 @@ def timed_latencies(specs: list[TableSpec], acts: list[Any],
     for act in acts:
         if owner.get((act.game_id, act.version + 1)) != act.seat:
             continue
-        done = trackers[act.table_id].done.get((act.game_id, act.version + 1))
+        key = (act.game_id, act.version + 1)
+        done = trackers[act.table_id].done.get(key)
         if done is not None:
-            samples.append((act.sent, done - act.sent))
+            samples.append((act.sent, done - act.sent,
+                            trackers[act.table_id].kinds.get(key, "play")))
     return samples
 
 

@@ -219,12 +219,17 @@ class Run:
         elapsed = time.monotonic() - self.started
         out: dict[str, Any] = {}
         acts = self.stats.acts
-        timed = [(sent, latency) for sent, latency in await self.orm(
-            fixtures.timed_latencies, self.specs, acts, self.trackers) if sent >= self.started]
+        kinded = [row for row in await self.orm(
+            fixtures.kinded_latencies, self.specs, acts, self.trackers)
+            if row[0] >= self.started]
+        timed = [(sent, latency) for sent, latency, _kind in kinded]
         lat = [latency for _sent, latency in timed]
         out["connect_all_s"] = self.connect_all_s
         out["move_round_trip_ms"] = percentiles(lat)
         out["move_round_trip_by_10s"] = self._timeline(timed)
+        out["move_round_trip_by_kind"] = {
+            kind: percentiles([latency for _s, latency, k in kinded if k == kind])
+            for kind in sorted({k for _s, _l, k in kinded})}
         out["floor_ms"] = self.floor()
         out["harness_loop_lag_ms"] = percentiles(self.loop_lags)
         out["harness_gc_pauses_ms"] = self.own_gc_in_window
