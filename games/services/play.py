@@ -197,31 +197,31 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
                  action: engine.Action, source: str, *, last_write: bool = False) -> int:
     """Apply, store and announce one action. The caller holds the locks (locks.py).
 
-    ``last_write``: the caller writes nothing after it in its transaction, so a move
-    that does not end the game may commit with its own write (rows.insert_and_update):
-    its announcements are registered first."""
+    ``last_write``: the caller writes nothing after it in its transaction, so the move
+    may commit with its own write (rows.Writes), a game's end and a series' end with
+    it: every announcement is registered first."""
     game, series = locked.game, locked.series
     new_state = _engine_apply(state, seat, action)
     game.version += 1
     move = Move(game=game, seq=game.version, seat=seat, kind=action.kind,
                 cards=[c.code for c in action.cards], source=source)
     game.state = new_state.to_dict()
+    publish.on_commit_game_changed(game, new_state)  # the first hook to run (see there)
     roster_seat_ = roster_seat(series, seat)
     if source == Move.Source.PLAYER:
         clock.note_player_acted_locked(roster_seat_)
     elif roster_seat_.away_user_id:
         game.substitute_seats |= 1 << seat  # not the absent person's own play
     clock.arm_turn_clock_locked(game, new_state, locked.table)
+    writes = rows.Writes()
+    writes.insert(move)
+    writes.update(game, MOVE_FIELDS)
     result = engine.outcome(new_state)
     if result is not None:
-        rows.insert_and_update(move, game, MOVE_FIELDS)
-        finish.finish_game_locked(locked, new_state, result)
-        publish.on_commit_game_changed(game, new_state)
-        return game.version
-    publish.on_commit_game_changed(game, new_state)
-    if bot_seats(series):
+        finish.finish_game_locked(locked, new_state, result, writes)
+    elif bot_seats(series):
         schedule.on_commit_bot_turn(game.pk, game.version)
-    rows.insert_and_update(move, game, MOVE_FIELDS, then_commit=last_write)
+    writes.send(then_commit=last_write)
     return game.version
 
 

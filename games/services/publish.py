@@ -161,7 +161,13 @@ def on_commit_game_changed(game: Any, state: engine.GameState,
                            whole_history: bool = False) -> None:
     """After commit, send each seat and the spectators their view at the new version:
     ``whole_history`` when the new state does not extend the previous one by one action
-    (a test position set in place of the game)."""
+    (a test position set in place of the game).
+
+    Register it before the move's other hooks (the turn's timeout, the next game, the
+    game-end receivers): hooks run in the order they were registered, on the thread
+    that writes, and each of those asks Redis, the broker or the database something
+    before the broadcast would be handed on. The turn's deadline is read when the
+    transaction commits, so it may be set after this call."""
     transaction.on_commit(_game_changed_sender(game, state, whole_history))
 
 
@@ -187,9 +193,12 @@ def _game_changed_sender(game: Any, state: engine.GameState,
                          whole_history: bool = False) -> Any:
     table_id = game.series.table_id
     game_id, version = game.pk, game.version
-    deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
 
-    def messages() -> Messages:
+    def send() -> None:
+        deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
+        _send_made(lambda: messages(deadline))
+
+    def messages(deadline: str | None) -> Messages:
         """The views are made after the commit, where the sends run (``state`` is
         immutable), not in the transaction that holds the table's locks."""
         start = 0 if whole_history else engine.last_action_history_start(state)
@@ -203,7 +212,7 @@ def _game_changed_sender(game: Any, state: engine.GameState,
             made += _table_changed_messages(table_id)
         return made
 
-    return lambda: _send_made(messages)
+    return send
 
 
 def chat(table_id: int, message: dict[str, Any]) -> None:

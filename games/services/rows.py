@@ -233,34 +233,54 @@ def _update_sql(obj: models.Model, field_names: Sequence[str]) -> tuple[str, lis
             f"WHERE {quote(obj._meta.pk.column)} = %s", [*values, obj.pk])
 
 
-def insert_and_update(new: models.Model, obj: models.Model,
-                      field_names: Sequence[str], *, then_commit: bool = False) -> None:
-    """``new.save()`` for a new row whose id nobody reads afterwards (the Move log: no
-    RETURNING, auto fields filled as the ORM fills them), and
-    ``obj.save(update_fields=field_names)`` for a row this transaction has locked (its
-    Game: ``auto_now`` fields set as the ORM sets them).
+class Writes:
+    """Row writes gathered during a locked transaction and sent together.
 
-    On PostgreSQL in one statement (a data-modifying ``WITH``), one round trip less on
-    the web process's one writing thread, where a move was ~80 % waiting for
-    PostgreSQL's answers (py-spy at 100 tables, issue 15). PostgreSQL runs both parts;
-    the INSERT's constraints hold as they would alone. Elsewhere, two statements.
+    New rows whose ids nobody reads afterwards (the Move log, a game's result: no
+    RETURNING, auto fields filled as the ORM fills them), and updates of rows this
+    transaction has locked (``obj.save(update_fields=...)``, ``auto_now`` fields set as
+    the ORM sets them when sent; two updates of one object become one).
 
-    ``then_commit``: the caller writes nothing more in its transaction and has already
-    registered its ``on_commit`` hooks. Where that transaction is the outermost
-    ``atomic`` block on PostgreSQL, the same query string then commits it
-    (:func:`_commits_here`): one round trip less per move again."""
-    insert_sql, insert_params = _insert_sql(new)
-    update_sql, update_params = _update_sql(obj, field_names)
-    if connection.vendor != "postgresql":
+    On PostgreSQL :meth:`send` is one round trip: the inserts are data-modifying
+    ``WITH`` parts of the first update, the other updates follow in the same query
+    string (PostgreSQL runs every part; each INSERT's constraints hold as they would
+    alone). A move was ~80 % waiting for PostgreSQL on the web process's writing thread
+    (py-spy at 100 tables, issue 15), and the move that ends a game wrote five times:
+    its round trip was 2.5 times a move's (python -m tests.load play, per kind).
+    Elsewhere, one statement each, in order."""
+
+    def __init__(self) -> None:
+        self.inserts: list[models.Model] = []
+        self.updates: dict[int, tuple[models.Model, list[str]]] = {}
+
+    def insert(self, new: models.Model) -> None:
+        self.inserts.append(new)
+
+    def update(self, obj: models.Model, field_names: Sequence[str]) -> None:
+        _, fields = self.updates.setdefault(id(obj), (obj, []))
+        fields.extend(name for name in field_names if name not in fields)
+
+    def send(self, *, then_commit: bool = False) -> None:
+        """Run the writes. ``then_commit``: the caller writes nothing more in its
+        transaction and has already registered its ``on_commit`` hooks. Where that
+        transaction is the outermost ``atomic`` block on PostgreSQL, the same query
+        string then commits it (:func:`_commits_here`): one round trip less again."""
+        inserts = [_insert_sql(new) for new in self.inserts]
+        updates = [_update_sql(obj, fields) for obj, fields in self.updates.values()]
+        self.inserts, self.updates = [], {}
+        if connection.vendor != "postgresql" or not updates:
+            with connection.cursor() as cursor:
+                for sql, params in [*inserts, *updates]:
+                    cursor.execute(sql, params)
+            return
+        parts = [f"i{n} AS ({sql})" for n, (sql, _) in enumerate(inserts)]
+        sql = (f"WITH {', '.join(parts)} " if parts else "") + "; ".join(
+            sql for sql, _ in updates)
+        if then_commit and _commits_here():
+            sql += "; COMMIT"
+        params = [value for _, values in [*inserts, *updates] for value in values]
         with connection.cursor() as cursor:
-            cursor.execute(insert_sql, insert_params)
-            cursor.execute(update_sql, update_params)
-        return
-    sql = f"WITH inserted AS ({insert_sql}) {update_sql}"
-    if then_commit and _commits_here():
-        sql += "; COMMIT"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*insert_params, *update_params])
+            cursor.execute(sql, params)
 
 
 def _commits_here() -> bool:

@@ -21,6 +21,7 @@ from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import engine, signals
 from games.models import Game, Move, Series, SeriesSeat, Table
 from games.services import play, rows
 from games.services import series as series_service
@@ -142,6 +143,72 @@ def test_a_move_takes_three_round_trips(postgresql, playing, full_table):
     assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     assert Game.objects.get(pk=game.pk).version == version == 1
     assert Move.objects.filter(game=game).count() == 1
+
+
+def last_move_of_a_decided_game(series: Series, users: dict) -> tuple[Game, engine.Action]:
+    """Play the series' games through the services up to the last move of one that
+    has a loser (a game of eggs, R16, is played out and the next one dealt): that game
+    and its last action, not yet played."""
+    for _ in range(10):
+        game = current_game(series)
+        state = state_of(game)
+        while True:
+            action = next(a for a in engine.legal_actions(state, state.turn)
+                          if a.kind != "molodka")
+            after = engine.apply(state, state.turn, action)
+            result = engine.outcome(after)
+            if result is not None and result.winner:
+                return game, action
+            play.submit_table_action(series.table_id, users[state.turn], action.to_dict(),
+                                     game.version)
+            game.version += 1
+            if result is not None:
+                series_service.start_next_game(series.pk, game.number)
+                break
+            state = after
+    raise AssertionError("ten games of eggs")
+
+
+def test_the_move_that_ends_a_series_takes_three_round_trips(postgresql, cast, full_table):
+    """The last move of a game also stores the game's result, scores the series and
+    ends it with its table (R14–R18): those writes ride in the move's own statement,
+    which commits (was nine round trips: the game's, the result's, the series' and the
+    table's writes each apart, and the COMMIT; issue 15). Every end hook still runs."""
+    Table.objects.filter(pk=full_table.pk).update(series_target=1)  # a game decides it
+    playing = series_service.start_series(full_table.pk, cast.alice)
+    users = users_by_position(playing)
+    game, action = last_move_of_a_decided_game(playing, users)
+    seat = state_of(game).turn
+    ended: list[tuple[str, int]] = []
+
+    def note(sender, **kwargs):
+        ended.append((kwargs.get("termination", "game"), kwargs["series_id"]))
+
+    signals.game_finished.connect(note, dispatch_uid="test-rows-game")
+    signals.series_finished.connect(note, dispatch_uid="test-rows-series")
+    try:
+        with queries_sent() as sent:
+            play.submit_table_action(full_table.pk, users[seat], action.to_dict(),
+                                     game.version)
+    finally:
+        signals.game_finished.disconnect(dispatch_uid="test-rows-game")
+        signals.series_finished.disconnect(dispatch_uid="test-rows-series")
+    assert [q.split()[0] for q in sent[:3]] == ["BEGIN", "SELECT", "WITH"], sent
+    for table in ("games_move", "games_gameresult", "games_game", "games_series",
+                  "games_table"):
+        assert f'"{table}"' in sent[2], table
+    assert sent[2].endswith("; COMMIT")
+    assert ended == [("game", playing.pk), ("completed", playing.pk)]
+    stored = Game.objects.select_related("result").get(pk=game.pk)
+    result = engine.outcome(state_of(stored))
+    assert stored.status == Game.Status.FINISHED and stored.termination == "completed"
+    assert (stored.result.loss_points_a, stored.result.loss_points_b) == (
+        result.loss_points["A"], result.loss_points["B"])
+    series = Series.objects.get(pk=playing.pk)
+    assert series.status == Series.Status.FINISHED and series.winner == result.winner
+    assert series.loss_points_a + series.loss_points_b > 0
+    assert Table.objects.get(pk=full_table.pk).status == Table.Status.FINISHED
+    assert Move.objects.filter(game=game).count() == stored.version
 
 
 @pytest.mark.django_db(transaction=True)

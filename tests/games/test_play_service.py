@@ -297,3 +297,53 @@ def test_a_team_with_a_bot_is_not_recorded(cast):
 
     series = start_with_bots(cast.alice)
     assert series.team_ns is None and series.team_ew is None
+
+
+def test_a_moves_broadcast_is_handed_on_before_its_other_hooks_ask_redis(
+        cast, monkeypatch, django_capture_on_commit_callbacks):
+    """The move's hooks run on the thread that writes, in the order registered: the
+    broadcast comes first, then the turn's timeout and, at a game's end, the next game
+    (each asks Redis and the broker first; issue 15). The event carries the deadline
+    the move stored (read on commit, after the clock was armed)."""
+    from games.services import publish, schedule
+    from tests.games.helpers import clocked_game_after_one_move
+
+    series, game = clocked_game_after_one_move(cast)
+    users = users_by_position(series)
+    order: list[str] = []
+    sent: list[list] = []
+    real_enqueue = schedule._enqueue
+
+    def note_send(make):
+        order.append("broadcast")
+        sent.append(make())
+
+    def note_enqueue(task, *args, **kwargs):
+        order.append(task.name.rsplit(".", 1)[-1])
+        real_enqueue(task, *args, **kwargs)
+
+    monkeypatch.setattr(publish, "_send_made", note_send)
+    monkeypatch.setattr(schedule, "_enqueue", note_enqueue)
+    state = state_of(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.submit_action(game.pk, users[state.turn], first_legal(state, state.turn)
+                           .to_dict(), game.version)
+    assert order == ["broadcast", "turn_timeout"]
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.turn_deadline is not None
+    assert {message["turn_deadline"] for group, message in sent[0]
+            if message["type"] == "table.event"} == {stored.turn_deadline.isoformat()}
+
+    state = state_of(stored)
+    while True:
+        action = next(a for a in engine.legal_actions(state, state.turn)
+                      if a.kind != "molodka")
+        after = engine.apply(state, state.turn, action)
+        order.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            play.submit_action(game.pk, users[state.turn], action.to_dict(), stored.version)
+        stored.version += 1
+        if engine.outcome(after) is not None:
+            break
+        state = after
+    assert order[0] == "broadcast" and "next_game" in order, order
