@@ -42,6 +42,7 @@ class Act:
     cards: list[str]
     sent: float
     reply: str | None = None  # the error code, if the server refused it
+    answered: float | None = None  # when its fence's pong came: the server was done
     seen_accepted: bool = False  # the client saw its play in the next event
 
 
@@ -299,6 +300,7 @@ class SeatClient:
         elif kind == "pong" and self.pending and frame.get("nonce") == self.pending[0][1]:
             act, _ = self.pending.pop(0)
             act.reply = act.reply or "none"
+            act.answered = at
 
     def _note_accepted(self, game_id: int, version: int, view: dict[str, Any]) -> None:
         plays = [e for e in view.get("history", []) if e.get("event") == "play"]

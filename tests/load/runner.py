@@ -210,6 +210,21 @@ class Run:
             out.append(f"{index * bucket:.0f}s n={p['n']} p50={p['p50']} p99={p['p99']}")
         return out
 
+    def _answered_by_kind(self, acts: list[Any]) -> dict[str, Any]:
+        """Act → its fence's ``pong``, per kind of move: the consumer answers the ping
+        once the act's database call returned (its write, its commit and the hooks
+        run on that thread), so this is the server's side of the round trip, and the
+        rest of it is the broadcast's way to the four seats."""
+        rows: dict[str, list[float]] = {}
+        for act in acts:
+            key = (act.game_id, act.version + 1)
+            tracker = self.trackers[act.table_id]
+            if act.answered is None or act.reply != "none" or key not in tracker.done \
+                    or act.sent < self.started:
+                continue
+            rows.setdefault(tracker.kinds.get(key, "play"), []).append(act.answered - act.sent)
+        return {kind: percentiles(values) for kind, values in sorted(rows.items())}
+
     def floor(self) -> dict[str, Any]:
         samples = [latency for room in self.floors for sent, latency in room.samples
                    if sent >= self.started]
@@ -230,6 +245,7 @@ class Run:
         out["move_round_trip_by_kind"] = {
             kind: percentiles([latency for _s, latency, k in kinded if k == kind])
             for kind in sorted({k for _s, _l, k in kinded})}
+        out["act_answered_by_kind"] = self._answered_by_kind(acts)
         out["floor_ms"] = self.floor()
         out["harness_loop_lag_ms"] = percentiles(self.loop_lags)
         out["harness_gc_pauses_ms"] = self.own_gc_in_window
