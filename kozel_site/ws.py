@@ -11,12 +11,18 @@ process, and A/B runs of the same command one after the other; issue 15):
   connections before and after each call itself (channels' ``DatabaseSyncToAsync``), so
   :class:`SiteSocket` skips the per-message hop. The echo floor went from p50/p99
   53/2146 ms to 10/180 ms, the move round trip's p50 from 70 to 50 ms.
-- The database calls that write stay on that one sync thread (thread-sensitive,
-  channels' default). The loop's thread pool was measured too and was worse (move p50
-  50 → 160 ms, p99 860 → 1390 ms): six threads fought for the GIL and PostgreSQL got
-  four times the connections for the same work. With today's move (mostly waiting for
-  PostgreSQL, games/services/rows.py) two or three writing threads were measured again,
-  and were no better (p50/p99 17/202 and 17/206 ms against 15/162 ms for one thread).
+- The database calls that may write run on ``KOZEL_WS_WRITE_THREADS`` threads of their
+  own, two by default (one: channels' thread-sensitive default, the process's sync
+  thread, which Django's sync views share). With one, every move of the process queued
+  behind a game's end (its result, the series' score, then hooks that ask the database
+  and the broker: 2.5 times a move's time under load), and in four alternating pairs
+  of ``play --tables 100`` two threads had the lower p99 every time: 54/42/26/35 ms
+  against 63/61/32/42 ms, the slowest ordinary move 58–110 ms against 117–165 ms. The
+  loop's own pool was worse (move p50 50 → 160 ms, p99 860 → 1390 ms, in a round when a
+  move took eight round trips): six threads fought for the GIL and PostgreSQL got four
+  times the connections for the same work; a move is now mostly waiting for PostgreSQL
+  (three round trips, games/services/rows.py), and three threads were no better than
+  two.
 - Calls that only read (a table's snapshot facts, who may view it, a reader's chat
   choices, and everything a handshake asks: :class:`ReadThreadAuthMiddleware`) run on
   one second thread, :func:`db_read`: when many games end together each
@@ -38,6 +44,7 @@ from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
 from django.db import close_old_connections
 
 from kozel_site import wire_json
@@ -46,24 +53,36 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+_WRITE_THREADS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _write_threads() -> ThreadPoolExecutor | None:
+    """The process's writing threads (``KOZEL_WS_WRITE_THREADS``), or None for one:
+    then channels' own, the process's sync thread."""
+    count = settings.KOZEL_WS_WRITE_THREADS
+    if count <= 1:
+        return None
+    if count not in _WRITE_THREADS:
+        _WRITE_THREADS[count] = ThreadPoolExecutor(max_workers=count,
+                                                   thread_name_prefix="db-write")
+    return _WRITE_THREADS[count]
+
+
 def db_call(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """``fn`` run on the process's sync thread, old connections closed around it: the
-    only way the site's consumers reach the database (see :class:`SiteSocket`)."""
-    return database_sync_to_async(fn)  # type: ignore[return-value]
+    """``fn`` run on one of the process's writing threads, old connections closed
+    around it: the only way the site's consumers reach the database (see
+    :class:`SiteSocket`) for what may write."""
+    pool = _write_threads()
+    if pool is None:
+        return database_sync_to_async(fn)  # type: ignore[return-value]
+    return SyncToAsync(_closing_connections(fn), thread_sensitive=False, executor=pool)
 
 
-_READ_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-read")
-
-
-def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """``fn``, which only reads, run on the process's one read thread, old connections
-    closed around it (see the module docstring): never a call that writes, which must
-    queue with the others on :func:`db_call`'s thread.
-
-    The closing runs inside the call: Django keeps a connection in the context the call
-    runs in, which channels' own closing (outside it, in ``thread_handler``) does not
-    see for a thread that is not the sync thread (tests saw the read thread's
-    connections outlive them)."""
+def _closing_connections(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` with old connections closed before and after it, inside the call: Django
+    keeps a connection in the context the call runs in, which channels' own closing
+    (outside it, in ``thread_handler``) does not see for a thread that is not the sync
+    thread (tests saw the read thread's connections outlive them)."""
 
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         close_old_connections()
@@ -72,7 +91,19 @@ def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         finally:
             close_old_connections()
 
-    return SyncToAsync(run, thread_sensitive=False, executor=_READ_THREAD)
+    return run
+
+
+_READ_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-read")
+
+
+def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``fn``, which only reads, run on the process's one read thread, old connections
+    closed around it (see the module docstring): never a call that writes, which must
+    go to :func:`db_call`'s threads."""
+
+    return SyncToAsync(_closing_connections(fn), thread_sensitive=False,
+                       executor=_READ_THREAD)
 
 
 class ReadThreadAuthMiddleware(AuthMiddleware):

@@ -306,6 +306,9 @@ KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
 KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
 # A table socket refreshes its presence entry this often; it expires after 3 missed beats.
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
+# How many threads of a web process run its sockets' database writes (kozel_site/ws.py:
+# two measured better than one at 100 tables); each keeps a PostgreSQL connection.
+KOZEL_WS_WRITE_THREADS = env_int("KOZEL_WS_WRITE_THREADS", 2, minimum=1)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own

@@ -483,29 +483,35 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
 
 @contextlib.asynccontextmanager
 async def writing_thread_busy() -> AsyncIterator[None]:
-    """The process's one writing thread (``kozel_site.ws.db_call``) held by a call
+    """Every writing thread of the process (``kozel_site.ws.db_call``) held by a call
     that returns only when the block ends: whatever the block sees answered at once
     did not queue there."""
+    from django.conf import settings
+
     from kozel_site.ws import db_call
 
-    busy, release = threading.Event(), threading.Event()
+    count = settings.KOZEL_WS_WRITE_THREADS
+    busy, release = threading.Semaphore(0), threading.Event()
 
     def occupy() -> None:
-        busy.set()
+        busy.release()
         release.wait(10)
 
-    occupied = asyncio.ensure_future(db_call(occupy)())
+    def all_busy() -> bool:
+        return all(busy.acquire(timeout=5) for _ in range(count))
+
+    occupied = [asyncio.ensure_future(db_call(occupy)()) for _ in range(count)]
     try:
-        assert await asyncio.get_running_loop().run_in_executor(None, busy.wait, 5)
+        assert await asyncio.get_running_loop().run_in_executor(None, all_busy)
         yield
     finally:
         release.set()
-        await occupied
+        await asyncio.gather(*occupied)
 
 
 async def test_malformed_chat_and_votes_are_refused_without_the_writing_thread(cast):
     """A chat line or a vote whose shape is wrong, or from no one signed in, is refused
-    on the event loop: while the process's one writing thread is busy, their errors
+    on the event loop: while the process's writing threads are busy, their errors
     still come back at once (issue 15: under the fuzzer they queued there, beside the
     live tables' moves). A well-formed line waits for the thread, and is then stored."""
     table, series, game = await seated_series(cast)
@@ -613,7 +619,7 @@ async def test_the_resync_counts_forget_their_shared_reads_with_them(monkeypatch
 
 async def test_a_close_never_waits_for_the_writing_thread(cast):
     """Closing a table (presence dropped, the others told that a player left) only
-    reads the database, on the reading thread: while the process's one writing thread is
+    reads the database, on the reading thread: while the process's writing threads are
     busy, a player's close still reaches presence and the other seats at once (issue 15:
     the fuzzer's flood closes were half of that thread's work, beside the moves)."""
     from games import presence as store

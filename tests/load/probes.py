@@ -2,11 +2,11 @@
 
 The harness times a move from its own socket; what it cannot see is whether the wait
 was in the web process's event loop (busy sending, decoding, building views) or in
-the queue of the one thread that writes to the database (``kozel_site.ws.db_call``),
+the queue of the threads that write to the database (``kozel_site.ws.db_call``),
 behind other tables' moves. Every ``EVERY`` seconds each probe asks both for nothing:
 
 - ``loop``: how late ``asyncio.sleep`` wakes up (the loop's lag);
-- ``writer``: how long a no-op handed to the writing thread takes to come back (its
+- ``writer``: how long a no-op handed to the writing threads takes to come back (their
   queue, plus the loop's lag on the way back);
 
 and every ``WINDOW`` seconds it writes one line ``load-probe {json}`` to its log with
@@ -23,8 +23,6 @@ import sys
 import time
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from tests.load.measure import GcPauses, percentiles
 
 EVERY = 0.05
@@ -39,7 +37,10 @@ def _noop() -> None:
     return None
 
 
-_on_writer = sync_to_async(_noop, thread_sensitive=True)
+def _on_writer() -> Any:
+    from kozel_site.ws import db_call
+
+    return db_call(_noop)()
 
 
 def start_once() -> None:

@@ -94,3 +94,40 @@ async def test_a_write_never_waits_behind_a_slow_read():
     finally:
         release.set()
     assert await read is True
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+async def test_a_write_never_waits_behind_a_slow_write_while_a_thread_is_free(
+        settings, threads):
+    """db_call runs on ``KOZEL_WS_WRITE_THREADS`` threads: while all but one are held
+    up (a game's end, its hooks asking the broker and the database), another table's
+    move still runs at once (issue 15: behind a game's end on the one thread, every
+    other table of the process waited). Each thread closes its own connections."""
+    import asyncio
+    import threading
+
+    from django.db import connection
+
+    from kozel_site.ws import db_call
+
+    settings.KOZEL_WS_WRITE_THREADS = threads
+    release = threading.Event()
+    busy = threading.Semaphore(0)
+
+    def hold() -> str:
+        busy.release()
+        release.wait(10)
+        return threading.current_thread().name
+
+    held = [asyncio.ensure_future(db_call(hold)()) for _ in range(threads - 1)]
+    try:
+        for _ in held:
+            assert await asyncio.to_thread(busy.acquire, True, 5)
+        owner = await asyncio.wait_for(db_call(make_user)("writer"), timeout=5)
+        assert owner.pk is not None and not any(task.done() for task in held)
+        open_after = await db_call(lambda: connection.connection is not None)()
+    finally:
+        release.set()
+    names = await asyncio.gather(*held)
+    assert all(name.startswith("db-write") for name in names)
+    assert open_after is False  # closed around the call (CONN_MAX_AGE 0 in tests)
