@@ -21,8 +21,8 @@ process, and A/B runs of the same command one after the other; issue 15):
   loop's own pool was worse (move p50 50 → 160 ms, p99 860 → 1390 ms, in a round when a
   move took eight round trips): six threads fought for the GIL and PostgreSQL got four
   times the connections for the same work; a move is now mostly waiting for PostgreSQL
-  (three round trips, games/services/rows.py), and three threads were no better than
-  two.
+  (three round trips, games/services/rows.py). Three threads against one, one pair,
+  were not better (p99 40 against 28 ms), so two it is.
 - Calls that only read (a table's snapshot facts, who may view it, a reader's chat
   choices, and everything a handshake asks: :class:`ReadThreadAuthMiddleware`) run on
   one second thread, :func:`db_read`: when many games end together each
@@ -108,7 +108,8 @@ def db_read(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 
 class ReadThreadAuthMiddleware(AuthMiddleware):
     """channels' ``AuthMiddleware`` with the handshake's user read on :func:`db_read`'s
-    thread. channels reads it on the one writing thread, where a crowd of handshakes
+    thread. channels reads it on the process's sync thread (then its one writing
+    thread), where a crowd of handshakes
     (the 400 sockets of a load run opening, a web process's sockets reconnecting to
     another after it died, the fuzzer's 157 sockets) queued in line with every
     table's moves (python -m tests.load, issue 15).

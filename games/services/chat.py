@@ -46,7 +46,7 @@ def check_message(user: AbstractBaseUser | None, text: Any) -> str:
     """The checks of a chat line that need no database: a signed-in author and a text
     of 1 to ``CHAT_MAX_LENGTH`` characters once its runs of spaces are one. Returns
     that text, or raises PermissionDeniedError or InvalidRequestError. The live table
-    runs them on its event loop before a line reaches the one writing thread: under
+    runs them on its event loop before a line reaches the writing threads: under
     ``python -m tests.load fuzz`` malformed chat and vote frames were the hostile
     frames that queued there, beside the live tables' moves (issue 15)."""
     if user is None or not user.is_authenticated:

@@ -51,11 +51,6 @@ def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
         publish.table_changed(table_id)
 
 
-def heartbeat(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
-    """The socket is still open."""
-    heartbeat_many([(table_id, conn, person_id(user))])
-
-
 def heartbeat_many(sockets: list[tuple[int, str, int | None]]) -> str | None:
     """These sockets (table, conn, person id) are still open. Returns the Redis
     server's run id, None when Redis could not be reached."""

@@ -119,3 +119,31 @@ def play_out_game(game: Game, users: dict[int, Any]) -> engine.GameState:
                                game.version)
         else:
             assert play.play_bot_turn(game.pk, game.version) is not None
+
+
+def up_to_the_last_move(series: Series, users: dict[int, Any], *,
+                        decided: bool = False) -> tuple[Game, engine.Action]:
+    """Play the series' current game through the services (each seat's first legal
+    action that is not a molodka) up to its last move: that game and its last action,
+    not yet played. ``decided``: up to the last move of a game with a loser (a game of
+    eggs, R16, is played out and the next one dealt)."""
+    from games.services import play
+
+    for _ in range(10):
+        game = current_game(series)
+        state = state_of(game)
+        while True:
+            action = next(a for a in engine.legal_actions(state, state.turn)
+                          if a.kind != "molodka")
+            after = engine.apply(state, state.turn, action)
+            result = engine.outcome(after)
+            if result is not None and (result.winner or not decided):
+                return game, action
+            play.submit_table_action(series.table_id, users[state.turn], action.to_dict(),
+                                     game.version)
+            game.version += 1
+            if result is not None:
+                series_service.start_next_game(series.pk, game.number)
+                break
+            state = after
+    raise AssertionError("ten games of eggs")

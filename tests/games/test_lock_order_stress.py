@@ -323,8 +323,8 @@ def heartbeat_thread(world: World, stop: threading.Event) -> None:
     while not stop.wait(HEARTBEAT_EVERY):
         with world.lock:
             present = list(world.present)
-        for table_id, user_id in present:
-            presence.heartbeat(table_id, conn_of(world.users[user_id]), world.users[user_id])
+        presence.heartbeat_many([(table_id, conn_of(world.users[user_id]), user_id)
+                                 for table_id, user_id in present])
 
 
 # --- the checks -----------------------------------------------------------------------

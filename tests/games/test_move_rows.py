@@ -25,7 +25,13 @@ from games import engine, signals
 from games.models import Game, Move, Series, SeriesSeat, Table
 from games.services import play, rows
 from games.services import series as series_service
-from tests.games.helpers import current_game, first_legal, state_of, users_by_position
+from tests.games.helpers import (
+    current_game,
+    first_legal,
+    state_of,
+    up_to_the_last_move,
+    users_by_position,
+)
 from tests.waiting import wait_for
 
 
@@ -145,30 +151,6 @@ def test_a_move_takes_three_round_trips(postgresql, playing, full_table):
     assert Move.objects.filter(game=game).count() == 1
 
 
-def last_move_of_a_decided_game(series: Series, users: dict) -> tuple[Game, engine.Action]:
-    """Play the series' games through the services up to the last move of one that
-    has a loser (a game of eggs, R16, is played out and the next one dealt): that game
-    and its last action, not yet played."""
-    for _ in range(10):
-        game = current_game(series)
-        state = state_of(game)
-        while True:
-            action = next(a for a in engine.legal_actions(state, state.turn)
-                          if a.kind != "molodka")
-            after = engine.apply(state, state.turn, action)
-            result = engine.outcome(after)
-            if result is not None and result.winner:
-                return game, action
-            play.submit_table_action(series.table_id, users[state.turn], action.to_dict(),
-                                     game.version)
-            game.version += 1
-            if result is not None:
-                series_service.start_next_game(series.pk, game.number)
-                break
-            state = after
-    raise AssertionError("ten games of eggs")
-
-
 def test_the_move_that_ends_a_series_takes_three_round_trips(postgresql, cast, full_table):
     """The last move of a game also stores the game's result, scores the series and
     ends it with its table (R14–R18): those writes ride in the move's own statement,
@@ -177,7 +159,7 @@ def test_the_move_that_ends_a_series_takes_three_round_trips(postgresql, cast, f
     Table.objects.filter(pk=full_table.pk).update(series_target=1)  # a game decides it
     playing = series_service.start_series(full_table.pk, cast.alice)
     users = users_by_position(playing)
-    game, action = last_move_of_a_decided_game(playing, users)
+    game, action = up_to_the_last_move(playing, users, decided=True)
     seat = state_of(game).turn
     ended: list[tuple[str, int]] = []
 

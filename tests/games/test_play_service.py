@@ -25,6 +25,7 @@ from tests.games.helpers import (
     first_legal,
     play_out_game,
     state_of,
+    up_to_the_last_move,
     users_by_position,
 )
 
@@ -334,16 +335,9 @@ def test_a_moves_broadcast_is_handed_on_before_its_other_hooks_ask_redis(
     assert {message["turn_deadline"] for group, message in sent[0]
             if message["type"] == "table.event"} == {stored.turn_deadline.isoformat()}
 
-    state = state_of(stored)
-    while True:
-        action = next(a for a in engine.legal_actions(state, state.turn)
-                      if a.kind != "molodka")
-        after = engine.apply(state, state.turn, action)
-        order.clear()
-        with django_capture_on_commit_callbacks(execute=True):
-            play.submit_action(game.pk, users[state.turn], action.to_dict(), stored.version)
-        stored.version += 1
-        if engine.outcome(after) is not None:
-            break
-        state = after
+    game, action = up_to_the_last_move(series, users)
+    order.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play.submit_action(game.pk, users[state_of(game).turn], action.to_dict(),
+                           game.version)
     assert order[0] == "broadcast" and "next_game" in order, order

@@ -201,20 +201,14 @@ def latencies(specs: list[TableSpec], acts: list[Any],
               trackers: dict[int, Any]) -> list[float]:
     """Round trips of the accepted player actions: sent → the table's last client has
     its event, from the Move log's word on whose act it was."""
-    return [latency for _sent, latency in timed_latencies(specs, acts, trackers)]
-
-
-def timed_latencies(specs: list[TableSpec], acts: list[Any],
-                    trackers: dict[int, Any]) -> list[tuple[float, float]]:
-    """:func:`latencies` with each act's send time (monotonic), to see when slow moves
-    happen (a steady queue, or bursts such as many games ending at once)."""
-    return [(sent, latency) for sent, latency, _kind in kinded_latencies(
-        specs, acts, trackers)]
+    return [latency for _sent, latency, _kind in kinded_latencies(specs, acts, trackers)]
 
 
 def kinded_latencies(specs: list[TableSpec], acts: list[Any],
                      trackers: dict[int, Any]) -> list[tuple[float, float, str]]:
-    """:func:`timed_latencies` with what each move did (``clients.event_kind``)."""
+    """:func:`latencies` with each act's send time (monotonic), to see when slow moves
+    happen (a steady queue, or bursts such as many games ending at once), and what
+    each move did (``clients.event_kind``)."""
     from games.models import Move
 
     table_ids = [s.table_id for s in specs]
@@ -223,9 +217,9 @@ def kinded_latencies(specs: list[TableSpec], acts: list[Any],
         .values_list("game_id", "seq", "seat")}
     samples = []
     for act in acts:
-        if owner.get((act.game_id, act.version + 1)) != act.seat:
-            continue
         key = (act.game_id, act.version + 1)
+        if owner.get(key) != act.seat:
+            continue
         done = trackers[act.table_id].done.get(key)
         if done is not None:
             samples.append((act.sent, done - act.sent,
