@@ -1,4 +1,6 @@
-"""Hooks other apps react to (ratings, tournaments, moderation), fired after commit.
+"""Hooks other apps react to (ratings, tournaments, moderation), fired after commit:
+on a web process on its follow-up thread, not the one that committed
+(games/services/follow_ups.py).
 
 Declared in one place (allauth style). Receivers must not write game data; they call
 their own services.

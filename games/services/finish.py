@@ -14,7 +14,8 @@ Every end goes through here with a termination reason (models.Termination):
 - ``game_limit``: a tournament match of a fixed number of games has played them (the
   winner and the goat set the same way).
 
-The hooks fire on commit with the reason (games/signals.py), and the apps that react
+The hooks fire after commit with the reason (games/signals.py; on a web process on
+its follow-up thread, games/services/follow_ups.py), and the apps that react
 (ratings, later tournaments and moderation) act on that reason explicitly. Callers
 hold the locks in the order of services/locks.py.
 """
@@ -23,12 +24,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import engine, signals
 from games.models import Game, GameResult, Series, Table, Termination
-from games.services import schedule
+from games.services import follow_ups, schedule
 from games.services.locks import Locked
 from games.services.rows import Writes
 
@@ -86,7 +86,7 @@ def finish_game_locked(locked: Locked, state: engine.GameState,
     series.loss_points_b = series_state.loss_points["B"]
     series.eggs = series_state.eggs
     writes.update(series, ["state", "loss_points_a", "loss_points_b", "eggs"])
-    transaction.on_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk,
+    follow_ups.on_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk,
                                   series_id=series.pk))
     if series_state.over:
         series.winner = series_state.winner or ""
@@ -132,6 +132,6 @@ def end_series_locked(table: Table, series: Series, termination: str,
         writes.update(table, ["status", "updated_at"])
     if own_writes:
         writes.send()
-    transaction.on_commit(partial(signals.series_finished.send, sender=Series,
+    follow_ups.on_commit(partial(signals.series_finished.send, sender=Series,
                                   series_id=series.pk, winner=series.winner,
                                   goat=series.goat, termination=termination))

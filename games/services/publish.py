@@ -70,6 +70,12 @@ def _site_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
+def on_a_web_process() -> bool:
+    """Whether this code runs on a web process's thread for its event loop (a
+    consumer's ``db_call`` or ``db_read``), where work may be handed on."""
+    return _site_loop() is not None
+
+
 Messages = list[tuple[str, dict[str, Any]]]
 
 
@@ -164,10 +170,12 @@ def on_commit_game_changed(game: Any, state: engine.GameState,
     (a test position set in place of the game).
 
     Register it before the move's other hooks (the turn's timeout, the next game, the
-    game-end receivers): hooks run in the order they were registered, on the thread
-    that writes, and each of those asks Redis, the broker or the database something
-    before the broadcast would be handed on. The turn's deadline is read when the
-    transaction commits, so it may be set after this call."""
+    game-end receivers): hooks run in the order they were registered, and each of
+    those asks Redis, the broker or the database something before the broadcast would
+    be handed on (on a web process they only hand themselves on to the follow-up
+    thread, games/services/follow_ups.py; in a Celery worker they run there). The
+    turn's deadline is read when the transaction commits, so it may be set after this
+    call."""
     transaction.on_commit(_game_changed_sender(game, state, whole_history))
 
 

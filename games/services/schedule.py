@@ -19,10 +19,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
-from django.db import transaction
 from django.utils import timezone
 
 from games.conf import game_settings
+from games.services import follow_ups
 
 if TYPE_CHECKING:
     from games.services.locks import Locked
@@ -66,7 +66,7 @@ def bot_turn(game_id: int, version: int, force: bool = False) -> None:
 
 
 def on_commit_bot_turn(game_id: int, version: int, force: bool = False) -> None:
-    transaction.on_commit(lambda: bot_turn(game_id, version, force))
+    follow_ups.on_commit(lambda: bot_turn(game_id, version, force))
 
 
 def next_game(series_id: int, finished_number: int) -> None:
@@ -78,7 +78,7 @@ def next_game(series_id: int, finished_number: int) -> None:
 
 def on_commit_next_game(series_id: int, finished_number: int) -> None:
     """After commit, deal the next game of the series after the summary pause."""
-    transaction.on_commit(lambda: next_game(series_id, finished_number))
+    follow_ups.on_commit(lambda: next_game(series_id, finished_number))
 
 
 def on_commit_turn_timeout(game_id: int, version: int, deadline: datetime,
@@ -96,7 +96,7 @@ def on_commit_turn_timeout(game_id: int, version: int, deadline: datetime,
         seconds = (deadline - timezone.now()).total_seconds()
         _enqueue(turn_timeout_task, marker, (game_id, version), seconds, force)
 
-    transaction.on_commit(enqueue)
+    follow_ups.on_commit(enqueue)
 
 
 def disconnect_check(game_id: int, version: int, seconds: float) -> None:
