@@ -422,6 +422,12 @@ class AttackOutcome:
     cpu_seconds: float  # the attacking process's own, user and system
 
 
+def _set_up() -> None:
+    import django
+
+    django.setup()  # the bucket's and the cooldown's constants (games.consumers)
+
+
 def run_attack(plan: AttackPlan) -> AttackOutcome:
     """The attack, in a process of its own (spawned, with the harness's environment):
     an attacker's sockets are not the measured players' event loop. In the harness's
@@ -480,9 +486,13 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
         plan.append(("burst", ports[i % len(ports)], target, random.choice(strangers)))
     refused = await _refused_handshakes(ports[0], strangers[0])
     limit = seconds if seconds else max(120.0, frames / max(1.0, sockets * rate) * 6)
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    try:  # the process started and joined from threads: either blocked this loop 0.3 s
+        await asyncio.to_thread(lambda: pool.submit(_set_up).result())
         outcome = await asyncio.get_running_loop().run_in_executor(
             pool, run_attack, AttackPlan(plan, frames, rate, limit))
+    finally:
+        await asyncio.to_thread(pool.shutdown)
     stats, crashed, elapsed = outcome.stats, outcome.crashed, outcome.elapsed
     stats.handshakes_refused = refused
     await asyncio.sleep(2)  # let the last broadcasts land
