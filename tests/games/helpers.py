@@ -24,16 +24,21 @@ def start_with_bots(owner, levels=("random", "random", "random"), *, name="Bots"
     return series_service.start_series(table.pk, owner)
 
 
+def seated_and_started(cast: Any, name: str, **settings: Any) -> Series:
+    """A casual table owned by alice (``settings``: more of its TableSettings), the
+    cast seated at 0–3 (alice, bob, carol, dan), its series started by alice."""
+    table = tables.create_table(cast.alice, tables.TableSettings(name=name, **settings))
+    for position, user in enumerate(cast.seated):
+        tables.take_seat(table.pk, user, position)
+    return series_service.start_series(table.pk, cast.alice)
+
+
 def clocked_game_after_one_move(cast: Any, seconds: int = 15) -> tuple[Series, Game]:
     """A casual table with a ``seconds`` turn clock, the cast seated at 0–3, its series
     started and one move played by the person on turn (the game at version 1)."""
     from games.services import play
 
-    table = tables.create_table(cast.alice, tables.TableSettings(name="clock",
-                                                                 turn_seconds=seconds))
-    for position, user in enumerate(cast.seated):
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, cast.alice)
+    series = seated_and_started(cast, "clock", turn_seconds=seconds)
     game = current_game(series)
     state = state_of(game)
     action = engine.legal_actions(state, state.turn)[0]

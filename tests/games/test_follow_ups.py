@@ -13,10 +13,14 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from games import signals
-from games.services import follow_ups, tables
-from games.services import series as series_service
+from games.services import follow_ups
 from kozel_site.ws import db_call
-from tests.games.helpers import state_of, up_to_the_last_move, users_by_position
+from tests.games.helpers import (
+    seated_and_started,
+    state_of,
+    up_to_the_last_move,
+    users_by_position,
+)
 from tests.games.ws import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,13 +29,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @database_sync_to_async
 def a_game_one_move_from_its_end(cast):
     """A casual series whose current game has one move left (R14), and that move."""
-    table = tables.create_table(cast.alice, tables.TableSettings(name="follow-ups"))
-    for position, user in enumerate(cast.seated):
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, cast.alice)
+    series = seated_and_started(cast, "follow-ups")
     users = users_by_position(series)
     game, action = up_to_the_last_move(series, users)
-    return table, series, game, users[state_of(game).turn], action
+    return series.table, series, game, users[state_of(game).turn], action
 
 
 async def test_a_slow_end_hook_never_holds_the_movers_event(cast):

@@ -18,7 +18,13 @@ from games.models import Move, Table
 from games.services import play, tables
 from games.services import series as series_service
 from kozel_site.asgi import application
-from tests.games.helpers import card_codes_in, current_game, first_legal, state_of
+from tests.games.helpers import (
+    card_codes_in,
+    current_game,
+    first_legal,
+    seated_and_started,
+    state_of,
+)
 from tests.games.ws import ORIGIN, Recorder, connect
 from tests.load.clients import with_added_history
 
@@ -27,11 +33,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @database_sync_to_async
 def seated_series(cast):
-    table = tables.create_table(cast.alice, tables.TableSettings(name="ws"))
-    for position, user in enumerate(cast.seated):
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, cast.alice)
-    return table, series, current_game(series)
+    series = seated_and_started(cast, "ws")
+    return series.table, series, current_game(series)
 
 
 @database_sync_to_async

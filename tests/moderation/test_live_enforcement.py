@@ -13,9 +13,8 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.moderation.services import blocks, sanctions
 from games.models import ChatMessage, SeriesSeat
-from games.services import series as series_service
-from games.services import tables
 from kozel_site.asgi import application
+from tests.games.helpers import seated_and_started
 from tests.games.ws import ORIGIN, connect, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,11 +22,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @database_sync_to_async
 def playing(cast):
-    table = tables.create_table(cast.alice, tables.TableSettings(name="live"))
-    for position, user in enumerate(cast.seated):
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, cast.alice)
-    return table, series
+    series = seated_and_started(cast, "live")
+    return series.table, series
 
 
 @database_sync_to_async
