@@ -30,11 +30,15 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--heartbeat", type=float, default=10.0,
                        help="presence heartbeat seconds (entries expire after 3)")
 
+    def staggered(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--stagger", type=float, default=0.0,
+                       help="the tables begin spread over this many seconds (measured "
+                            "from the last one); 0: all deal at once, so their games end "
+                            "together")
+
     pl = sub.add_parser("play", help="N tables at human pace: round trip vs the floor")
     common(pl, 100)
-    pl.add_argument("--stagger", type=float, default=0.0,
-                    help="the tables begin spread over this many seconds (measured from "
-                         "the last one); 0: all deal at once, so their games end together")
+    staggered(pl)
     cap = sub.add_parser("capacity", help="ramp the pace until p99 crosses 100 ms")
     common(cap, 60, web=1, seconds=20.0)
     cap.add_argument("--steps", default="8,4,2,1,0.5,0.25,0.12,0.06,0.03,0",
@@ -52,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     fz.add_argument("--frames", type=int, default=100_000)
     fz.add_argument("--sockets", type=int, default=120)
     fz.add_argument("--rate", type=float, default=6.0, help="frames/s per fuzzing socket")
+    staggered(fz)
     dr = sub.add_parser("drop", help="open many sockets, drop them without a close")
     common(dr, 10, seconds=0.0)
     dr.add_argument("--sockets", type=int, default=1000)

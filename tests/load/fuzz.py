@@ -545,7 +545,7 @@ async def scenario(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     from tests.load.scenarios import _standard, correctness
 
     run = await _standard(args, layout)
-    await run.supervise_for(20.0)
+    await run.supervise_for(args.stagger + 20.0)  # the quiet minute from the last table on
     quiet = await run.orm(fixtures.latencies, run.specs, run.stats.acts, run.trackers)
     first = len(run.stats.acts)
     fuzzed = await attack(run, args, frames=args.frames, sockets=args.sockets, rate=args.rate)
