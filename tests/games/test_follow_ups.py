@@ -22,6 +22,7 @@ from tests.games.helpers import (
     users_by_position,
 )
 from tests.games.ws import connect
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,21 +57,17 @@ async def test_a_slow_end_hook_never_holds_the_movers_event(cast):
                            "version": game.version})
         event = await socket.receive_type("event", timeout=3)
         assert event["version"] == game.version + 1 and event["view"]["game_over"]
-        await asyncio.wait_for(_until(lambda: bool(ran)), 5)  # the hook is running
+        await asyncio.to_thread(wait_for, lambda: ran, 5, "the end hook to run")
         assert ran[0][1].startswith("follow-up")
         marker = f"due:next:{series.pk}:{game.number}"
         assert await database_sync_to_async(cache.get)(marker) is None  # queued behind
         release.set()
-        await asyncio.wait_for(_until(lambda: cache.get(marker) is not None), 5)
+        await asyncio.to_thread(wait_for, lambda: cache.get(marker) is not None, 5,
+                                "the next game's enqueue")
         await socket.close()
     finally:
         release.set()
         signals.game_finished.disconnect(dispatch_uid="test-slow-end-hook")
-
-
-async def _until(condition) -> None:
-    while not await database_sync_to_async(condition)():
-        await asyncio.sleep(0.02)
 
 
 async def test_follow_ups_run_in_order_and_a_failure_is_only_logged(caplog):

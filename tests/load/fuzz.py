@@ -419,7 +419,7 @@ class AttackOutcome:
     stats: FuzzStats
     crashed: list[str]
     elapsed: float
-    cpu_seconds: float  # the attacking process's own, user and system
+    cpu_seconds: float  # the attacking process's own during the attack (not its set-up)
 
 
 def _set_up() -> None:
@@ -434,9 +434,7 @@ def run_attack(plan: AttackPlan) -> AttackOutcome:
     one loop, its ~870 frames a second and their replies delayed the live tables'
     clients and the echo floor's own probe (the floor's p99 rose from ~15 ms to 23–55
     ms under the fuzzer), which the servers were then blamed for."""
-    import django
-
-    django.setup()  # the bucket's and the cooldown's constants (games.consumers)
+    _set_up()
     return asyncio.run(_attack(plan))
 
 
@@ -447,17 +445,21 @@ async def _attack(plan: AttackPlan) -> AttackOutcome:
     jobs = [fuzz_socket(port, target, session, budget, plan.rate, stats, stop)
             if kind == "fuzz" else burst_socket(port, target, session, budget, stats, stop)
             for kind, port, target, session in plan.sockets]
-    begin = time.monotonic()
+    begin, cpu_before = time.monotonic(), _cpu_seconds()
     tasks = [asyncio.ensure_future(job) for job in jobs]
-    done, pending = await asyncio.wait(tasks, timeout=plan.limit)
+    _done, pending = await asyncio.wait(tasks, timeout=plan.limit)
     stop.set()
     if pending:
         await asyncio.wait(pending, timeout=20)
     crashed = [f"{type(t.exception()).__name__}: {t.exception()}"[:200] for t in tasks
                if t.done() and not t.cancelled() and t.exception() is not None]
-    usage = resource.getrusage(resource.RUSAGE_SELF)
     return AttackOutcome(stats, crashed, time.monotonic() - begin,
-                         usage.ru_utime + usage.ru_stime)
+                         _cpu_seconds() - cpu_before)
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: int,
@@ -545,7 +547,7 @@ async def scenario(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     from tests.load.scenarios import _standard, correctness
 
     run = await _standard(args, layout)
-    await run.supervise_for(args.stagger + 20.0)  # the quiet minute from the last table on
+    await run.supervise_for(args.stagger + 20.0)  # quiet 20 s, from the last table's start
     quiet = await run.orm(fixtures.latencies, run.specs, run.stats.acts, run.trackers)
     first = len(run.stats.acts)
     fuzzed = await attack(run, args, frames=args.frames, sockets=args.sockets, rate=args.rate)
