@@ -177,13 +177,20 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle every frame and group message in this connection's language (issue 16):
         the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
-        notices, the away line and preset chat lines are all translated here, per socket."""
+        notices, the away line and preset chat lines are all translated here, per socket.
+
+        The language is activated in this consumer's own task, whose context no other
+        socket shares (asgiref's ``Local`` copies on write), and again only if something
+        changed it: a ``translation.override`` around every message was 5 % of a web
+        process's loop under the fuzzer (py-spy ``--gil``, python -m tests.load, issue 15).
+        """
         if not message["type"].startswith("websocket."):
             _note_table_message(self.table_id)  # resyncs read the table afresh
         if not hasattr(self, "language"):
             self.language = await db_read(scope_language)(self.scope)
-        with translation.override(self.language):
-            await super().dispatch(message)
+        if translation.get_language() != self.language:
+            translation.activate(self.language)
+        await super().dispatch(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the consumer; its presence entry is refreshed with the process's other
@@ -210,8 +217,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = []
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-        with translation.override(self.language):  # set by the connect's dispatch
-            await self.send_snapshot()
+        await self.send_snapshot()  # in the language the connect's dispatch activated
 
     # --- subscriptions ---------------------------------------------------------------
     async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> None:

@@ -111,6 +111,7 @@ async def test_a_table_socket_speaks_its_users_language(cast):
         return table, game, state_of(game)
 
     table, game, state = await database_sync_to_async(setup)()
+    ours = translation.get_language()
     leader = state.turn
     bob_seat = 1
     russian = await connect(table.pk, cast.bob)
@@ -129,6 +130,8 @@ async def test_a_table_socket_speaks_its_users_language(cast):
     await database_sync_to_async(_notice)(table.pk)
     assert (await russian.receive_type("notice"))["text"] == "Партия на паузе."
     assert (await english.receive_type("notice"))["text"] == "The series is paused."
+    # Each socket's language lives in its own consumer's task, not in the caller's.
+    assert translation.get_language() == ours
     await russian.close()
     await english.close()
 
