@@ -34,6 +34,7 @@ process, and A/B runs of the same command one after the other; issue 15):
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
@@ -43,11 +44,14 @@ from autobahn.exception import Disconnected
 from channels.auth import AuthMiddleware, get_user
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.sessions import CookieMiddleware, SessionMiddleware
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
+from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 from django.conf import settings
 from django.db import close_old_connections
 
 from kozel_site import wire_json
+from kozel_site.ws_inbox import dispatch_as_they_come
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -122,9 +126,25 @@ class ReadThreadAuthMiddleware(AuthMiddleware):
         scope["user"]._wrapped = await db_read(get_user.func)(scope)
 
 
+class SocketSessionMiddleware(SessionMiddleware):
+    """channels' ``SessionMiddleware`` without its ``send`` wrapper on a WebSocket. The
+    wrapper saves a changed session only when an HTTP response starts
+    (``save_message_types``), yet for every frame a socket sent it asked the session
+    whether it had changed and was empty (3.4 % of a web process's event loop under the
+    fuzzer, python -m tests.load fuzz, issue 15). The session is resolved as before."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        saves_nothing_here = scope["type"] == "websocket"
+        return await self.inner(wrapper.scope, receive,
+                                send if saves_nothing_here else wrapper.send)
+
+
 def auth_middleware_stack(inner: Any) -> Any:
-    """channels' ``AuthMiddlewareStack`` with :class:`ReadThreadAuthMiddleware`."""
-    return CookieMiddleware(SessionMiddleware(ReadThreadAuthMiddleware(inner)))
+    """channels' ``AuthMiddlewareStack`` with :class:`SocketSessionMiddleware` and
+    :class:`ReadThreadAuthMiddleware`."""
+    return CookieMiddleware(SocketSessionMiddleware(ReadThreadAuthMiddleware(inner)))
 
 
 class SiteSocket:
@@ -163,4 +183,16 @@ class SiteSocket:
             with contextlib.suppress(Disconnected):
                 await send(message)
 
-        await super().__call__(scope, receive, send_unless_closed)  # type: ignore[misc]
+        # channels' AsyncConsumer.__call__, with the socket's inbox
+        # (kozel_site/ws_inbox.py) in place of its await_many_dispatch.
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive,
+                                                     self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send_unless_closed
+        with contextlib.suppress(StopConsumer):
+            await dispatch_as_they_come(sources, self.dispatch)

@@ -1,0 +1,111 @@
+"""kozel_site/ws_inbox.py and the socket's session middleware: a socket's frames and
+group messages are handled one at a time in arrival order, a failing source fails the
+consumer, leaving stops the sources; a socket's frames skip the session's save checks
+(issue 15)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.exceptions import StopConsumer
+
+from kozel_site.ws import SocketSessionMiddleware
+from kozel_site.ws_inbox import dispatch_as_they_come
+
+
+class Source:
+    """A message source fed by the test, which counts how often it was read."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.reads = 0
+        self.cancelled = False
+
+    async def __call__(self) -> Any:
+        self.reads += 1
+        try:
+            item = await self.queue.get()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+
+async def _until(condition: Any) -> None:
+    async with asyncio.timeout(5):
+        while not condition():
+            await asyncio.sleep(0)
+
+
+async def test_messages_of_both_sources_are_handled_one_at_a_time_in_arrival_order():
+    frames, group = Source(), Source()
+    handled: list[str] = []
+    busy = asyncio.Event()
+    release = asyncio.Event()
+    overlapping = []
+
+    async def dispatch(message: str) -> None:
+        overlapping.append(busy.is_set())
+        busy.set()
+        if message == "slow":
+            await release.wait()
+        handled.append(message)
+        busy.clear()
+        if message == "bye":
+            raise StopConsumer
+
+    consumer = asyncio.ensure_future(dispatch_as_they_come([frames, group], dispatch))
+    frames.queue.put_nowait("slow")
+    await _until(busy.is_set)
+    group.queue.put_nowait("event 1")
+    frames.queue.put_nowait("frame 2")
+    group.queue.put_nowait("event 2")
+    await _until(lambda: frames.reads >= 2 and group.reads >= 2)
+    await asyncio.sleep(0.05)  # the consumer is held: sources are not read on and on
+    assert (frames.reads, group.reads) == (2, 2)  # each holds its next message
+    assert handled == []
+    release.set()
+    await _until(lambda: len(handled) == 4)
+    assert handled[0] == "slow" and sorted(handled[1:]) == ["event 1", "event 2", "frame 2"]
+    assert handled.index("event 1") < handled.index("event 2")
+    assert not any(overlapping)  # never two messages at once
+    frames.queue.put_nowait("bye")
+    with pytest.raises(StopConsumer):
+        await asyncio.wait_for(consumer, 5)
+    assert frames.cancelled and group.cancelled  # leaving stops the sources
+
+
+async def test_a_failing_source_fails_the_consumer_and_stops_the_other():
+    frames, group = Source(), Source()
+    handled: list[str] = []
+
+    async def dispatch(message: str) -> None:
+        handled.append(message)
+
+    consumer = asyncio.ensure_future(dispatch_as_they_come([frames, group], dispatch))
+    frames.queue.put_nowait("hello")
+    group.queue.put_nowait(ConnectionError("Redis went away"))
+    with pytest.raises(ConnectionError, match="Redis went away"):
+        await asyncio.wait_for(consumer, 5)
+    assert handled == ["hello"]
+    assert frames.cancelled
+
+
+@pytest.mark.parametrize(("kind", "wrapped"), [("websocket", False), ("http", True)])
+async def test_a_socket_sends_past_the_session_wrapper_and_http_through_it(kind, wrapped):
+    seen: dict[str, Any] = {}
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        seen["scope"], seen["send"] = scope, send
+
+    async def send(message: Any) -> None:
+        return None
+
+    middleware = SocketSessionMiddleware(inner)
+    await middleware({"type": kind, "cookies": {}, "headers": []}, None, send)
+    assert (seen["send"] is not send) is wrapped
+    assert seen["scope"]["session"].session_key is None  # resolved, no cookie: new
