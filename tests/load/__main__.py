@@ -30,11 +30,6 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--heartbeat", type=float, default=10.0,
                        help="presence heartbeat seconds (entries expire after 3)")
 
-    def attacking(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--attacker-nice", type=int, default=10, choices=range(20),
-                       metavar="0-19", help="the attacking process's niceness: the "
-                       "servers first when both want a core (0: as an equal)")
-
     def staggered(p: argparse.ArgumentParser) -> None:
         p.add_argument("--stagger", type=float, default=0.0,
                        help="the tables begin spread over this many seconds (measured "
@@ -62,7 +57,6 @@ def main(argv: list[str] | None = None) -> int:
     fz.add_argument("--sockets", type=int, default=120)
     fz.add_argument("--rate", type=float, default=6.0, help="frames/s per fuzzing socket")
     staggered(fz)
-    attacking(fz)
     dr = sub.add_parser("drop", help="open many sockets, drop them without a close")
     common(dr, 10, seconds=0.0)
     dr.add_argument("--sockets", type=int, default=1000)
@@ -71,7 +65,6 @@ def main(argv: list[str] | None = None) -> int:
     common(sm, 4, seconds=20.0)
     sm.set_defaults(bots=2)
     sm.add_argument("--frames", type=int, default=3000)
-    attacking(sm)
     args = parser.parse_args(argv)
     return scenarios.run(args)
 

@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 import multiprocessing
-import os
 import random
 import resource
 import time
@@ -407,14 +406,12 @@ def _strangers(count: int, label: str) -> list[str]:
 @dataclass
 class AttackPlan:
     """What the attacking process needs: each socket's kind (``fuzz`` or ``burst``), web
-    port, target and session; the shared frame budget, the pace and the time limit; the
-    niceness the process takes (``--attacker-nice``, :func:`run_attack`)."""
+    port, target and session; the shared frame budget, the pace and the time limit."""
 
     sockets: list[tuple[str, int, Target, str | None]]
     frames: int
     rate: float
     limit: float
-    nice: int = 0
 
 
 @dataclass
@@ -436,16 +433,7 @@ def run_attack(plan: AttackPlan) -> AttackOutcome:
     an attacker's sockets are not the measured players' event loop. In the harness's
     one loop, its ~870 frames a second and their replies delayed the live tables'
     clients and the echo floor's own probe (the floor's p99 rose from ~15 ms to 23–55
-    ms under the fuzzer), which the servers were then blamed for.
-
-    On a site the attacker's CPU is someone else's machine; here it shares two cores
-    with the servers, and at the same priority its ~18 % of a core, in bursts, took
-    turns from the web processes it attacks. It runs at ``plan.nice`` (10 by default:
-    the servers first, when both want a core); ``--attacker-nice 0`` runs it as an
-    equal, and both are in the README. Its pace is kept either way: the frames per
-    second are reported beside the figures."""
-    if plan.nice:
-        os.nice(plan.nice)
+    ms under the fuzzer), which the servers were then blamed for."""
     _set_up()
     return asyncio.run(_attack(plan))
 
@@ -504,8 +492,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     try:  # the process started and joined from threads: either blocked this loop 0.3 s
         await asyncio.to_thread(lambda: pool.submit(_set_up).result())
         outcome = await asyncio.get_running_loop().run_in_executor(
-            pool, run_attack,
-            AttackPlan(plan, frames, rate, limit, getattr(args, "attacker_nice", 0)))
+            pool, run_attack, AttackPlan(plan, frames, rate, limit))
     finally:
         await asyncio.to_thread(pool.shutdown)
     stats, crashed, elapsed = outcome.stats, outcome.crashed, outcome.elapsed
@@ -528,7 +515,6 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     return {"frames_sent": stats.sent, "seconds": round(elapsed, 1),
             "frames_per_s": round(stats.sent / max(elapsed, 1e-6), 1),
             "attacker_cpu_percent": round(100 * outcome.cpu_seconds / max(elapsed, 1e-6), 1),
-            "attacker_nice": getattr(args, "attacker_nice", 0),
             "sockets": len(plan), "answers": dict(stats.answered),
             "by_category": dict(stats.by_category), "unexpected": stats.unexpected[:20],
             "unexpected_count": len(stats.unexpected), "unanswered": stats.unanswered,
