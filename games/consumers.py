@@ -217,7 +217,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = []
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-        await self.send_snapshot()  # in the language the connect's dispatch activated
+        # The heartbeat's task calls this, not this socket's own: its language here.
+        with translation.override(self.language):
+            await self.send_snapshot()
 
     # --- subscriptions ---------------------------------------------------------------
     async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> None:

@@ -19,6 +19,7 @@ beats).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import weakref
 from typing import Protocol
@@ -49,7 +50,9 @@ class Beats:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.sockets: dict[str, Beating] = {}
-        self.task = loop.create_task(self._run())
+        # A context of its own: created during some socket's connect, the task must not
+        # carry that socket's language (or anything else it activated) to the others.
+        self.task = loop.create_task(self._run(), context=contextvars.Context())
         self.told: set[asyncio.Task[None]] = set()
 
     async def _run(self) -> None:

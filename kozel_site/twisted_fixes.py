@@ -13,7 +13,9 @@ The fix, for plain TCP connections (not TLS, which twisted writes through its ow
 layer): when nothing is waiting in the connection's buffer, ``send`` the data now.
 Whatever the kernel does not take at once (a full send buffer, a lost connection) goes
 through twisted's own ``write`` as before, so order, back-pressure and the report of a
-lost connection are twisted's. Remove it if twisted learns to write eagerly.
+lost connection are twisted's; so does every write while the connection closes or
+aborts, or while a pull producer waits for ``doWrite`` to ask it for more. Remove it
+if twisted learns to write eagerly.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ def _eager(original: Callable[[Any, bytes], None]) -> Callable[[Any, bytes], Non
     def write(self: Any, data: bytes) -> None:
         if (type(data) is not bytes or not data or self.TLS or not self.connected
                 or self.disconnecting or self._writeDisconnected
+                or getattr(self, "_aborting", False)
+                or (self.producer is not None and not self.streamingProducer)
                 or self._tempDataBuffer or self.offset < len(self.dataBuffer)):
-            original(self, data)  # something is queued, or twisted must decide
+            # Something is queued, the connection is closing, or a pull producer waits
+            # for doWrite to ask it for more: twisted decides.
+            original(self, data)
             return
         sent = self.writeSomeData(data)
         if isinstance(sent, int) and sent >= len(data):

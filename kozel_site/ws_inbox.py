@@ -8,10 +8,11 @@ event loop (py-spy ``--gil``, python -m tests.load fuzz, issue 15).
 
 Here each source has one long-lived task that moves its messages into the socket's
 inbox, and the consumer handles them in the order they arrived, one at a time, as
-channels does. The inbox holds one message: a source is not read further until the
-consumer takes it, so nothing piles up here that the source would not have held. A
-source that fails hands its exception to the consumer, which raises it (as
-``task.result()`` did in channels); leaving cancels the sources' tasks.
+channels does. A source's task reads the next message only once the inbox is empty
+again, so while the consumer is busy each source holds at most one message taken and
+not yet handled, as with channels' tasks: nothing piles up here. A source that fails
+(a stray cancellation included) hands its exception to the consumer, which raises it
+(as ``task.result()`` did in channels); leaving cancels the sources' tasks.
 """
 
 from __future__ import annotations
@@ -33,17 +34,20 @@ async def dispatch_as_they_come(sources: Sequence[Source],
         while True:
             try:
                 message = await source()
-            except asyncio.CancelledError:
-                raise
             except BaseException as exc:  # noqa: BLE001 - the consumer raises it
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the consumer is leaving
                 await inbox.put((False, exc))
                 return
             await inbox.put((True, message))
+            await inbox.join()  # taken: only now read the source again
 
     forwarders = [asyncio.ensure_future(forward(source)) for source in sources]
     try:
         while True:
             ok, item = await inbox.get()
+            inbox.task_done()
             if not ok:
                 raise item
             await dispatch(item)

@@ -8,6 +8,7 @@ import time
 
 import redis
 from django.conf import settings
+from django.utils import translation
 
 from games import presence as store
 from games import presence_beats
@@ -58,3 +59,34 @@ async def test_one_beat_refreshes_every_open_socket_and_tells_those_on_another_s
     assert (same.told, older.told, closed.told) == ([], [run_id], [])
     presence_beats.discard(same)
     presence_beats.discard(older)
+
+
+class LanguageProbe(Socket):
+    """Records the language active where the heartbeat tells it of a new server."""
+
+    def __init__(self, conn: str, run_id: str | None) -> None:
+        super().__init__(conn, run_id)
+        self.languages: list[str | None] = []
+
+    async def redis_run_seen(self, run_id: str) -> None:
+        self.languages.append(translation.get_language())
+        await super().redis_run_seen(run_id)
+
+
+async def test_the_heartbeat_never_carries_the_language_of_the_socket_that_started_it(
+        settings):
+    """The beat's task starts during some socket's connect, in that socket's language
+    (games/consumers.py activates it in the socket's task); the others must not get it."""
+    settings.KOZEL_PRESENCE_HEARTBEAT_SECONDS = 0.05
+    probe = LanguageProbe("probe", "a-killed-server")
+    translation.activate("ru")  # as the first socket's dispatch did, in its own task
+    try:
+        presence_beats.add(probe)
+        async with asyncio.timeout(5):
+            while not probe.languages:
+                await asyncio.sleep(0.01)
+    finally:
+        translation.deactivate()
+        presence_beats.discard(probe)
+        presence_beats.beats().task.cancel()
+    assert probe.languages[0] != "ru"

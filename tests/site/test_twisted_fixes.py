@@ -7,7 +7,8 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from twisted.internet import protocol, selectreactor, tcp
+from twisted.internet import interfaces, protocol, selectreactor, tcp
+from zope.interface import implementer
 
 import kozel_site.asgi  # noqa: F401 - installs the fix, as daphne's import does
 from kozel_site import twisted_fixes
@@ -72,3 +73,35 @@ def test_a_write_to_a_lost_connection_is_left_to_twisted_to_report(connection):
     conn.write(b"into the void")  # send fails: buffered, as twisted would have
     assert conn in reactor.getWriters()
     assert conn.doWrite() is not None  # twisted's own path reports the loss
+
+
+def test_a_write_after_an_abort_is_never_sent(connection):
+    conn, peer, reactor = connection
+    conn.abortConnection()  # twisted drops what is written until the loss is reported
+    conn.write(b"too late")
+    peer.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        peer.recv(100)
+
+
+def test_a_pull_producer_is_asked_for_more_through_twisteds_own_write(connection):
+    """A pull producer waits for ``doWrite`` to call ``resumeProducing``: sent at once,
+    nothing would ever call it again."""
+    conn, peer, reactor = connection
+
+    @implementer(interfaces.IPullProducer)
+    class Pull:
+        asked = 0
+
+        def resumeProducing(self) -> None:
+            self.asked += 1
+
+        def stopProducing(self) -> None:
+            return None
+
+    producer = Pull()
+    conn.registerProducer(producer, False)
+    conn.write(b"chunk")
+    assert conn in reactor.getWriters()
+    _read_all(peer, 5, conn)
+    assert producer.asked >= 1

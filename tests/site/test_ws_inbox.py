@@ -64,9 +64,10 @@ async def test_messages_of_both_sources_are_handled_one_at_a_time_in_arrival_ord
     group.queue.put_nowait("event 1")
     frames.queue.put_nowait("frame 2")
     group.queue.put_nowait("event 2")
-    await _until(lambda: frames.reads >= 2 and group.reads >= 2)
-    await asyncio.sleep(0.05)  # the consumer is held: sources are not read on and on
-    assert (frames.reads, group.reads) == (2, 2)  # each holds its next message
+    await _until(lambda: frames.queue.empty() and group.queue.qsize() == 1)
+    await asyncio.sleep(0.05)  # the consumer is held: the sources are not read ahead
+    assert group.queue.qsize() == 1  # "event 2" still in its source: one message each
+    assert frames.queue.qsize() == 0 and frames.reads == 2
     assert handled == []
     release.set()
     await _until(lambda: len(handled) == 4)
@@ -76,7 +77,24 @@ async def test_messages_of_both_sources_are_handled_one_at_a_time_in_arrival_ord
     frames.queue.put_nowait("bye")
     with pytest.raises(StopConsumer):
         await asyncio.wait_for(consumer, 5)
-    assert frames.cancelled and group.cancelled  # leaving stops the sources
+    assert group.cancelled  # leaving stops the sources: the one waiting is cancelled,
+    frames.queue.put_nowait("late")
+    await asyncio.sleep(0.05)
+    assert frames.queue.qsize() == 1  # and none is read any more
+
+
+async def test_a_stray_cancellation_of_a_source_fails_the_consumer():
+    """channels' ``task.result()`` raised it; a socket must not live on deaf to a source."""
+    frames, group = Source(), Source()
+
+    async def dispatch(message: str) -> None:
+        return None
+
+    consumer = asyncio.ensure_future(dispatch_as_they_come([frames, group], dispatch))
+    group.queue.put_nowait(asyncio.CancelledError())
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(consumer, 5)
+    assert frames.cancelled
 
 
 async def test_a_failing_source_fails_the_consumer_and_stops_the_other():
