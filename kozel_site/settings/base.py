@@ -203,7 +203,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The backstop that keeps every table moving when a task message is lost (a killed
     # worker's tasks come back only after the visibility timeout on Redis): every second,
-    # so that such a table moves again within ~4 s (services/sweep.py, README Measuring).
+    # so that such a table moves again within ~3 s (services/sweep.py, README Measuring).
     "games-sweep": {"task": "games.sweep",
                     "schedule": env_float("KOZEL_SWEEP_SECONDS", 1.0, minimum=0.5)},
     # Ranked matchmaking runs here (and on a kick at each enqueue), never in a request.

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import signals
+from games.conf import game_settings
 from games.models import Conduct, Game, Move, Series, SeriesSeat, Table, Termination
 from games.services import clock, finish, locks, play, presence, sweep, tables, votes
 from games.services import series as series_service
@@ -73,7 +74,11 @@ def test_sweep_rescues_a_takeover_whose_bot_task_was_lost(cast, full_table):
     take_over(game, victim)
     game.refresh_from_db()
     assert sweep.sweep(game.updated_at)["bots"] == 0  # not stalled yet
-    rescued = sweep.sweep(timezone.now() + timedelta(seconds=10))
+    # A killed worker's bot turn waits for this rescue (python -m tests.load faults
+    # --kill worker): the bot's delay and 1 s of grace, then the sweep's next pass.
+    due = game.updated_at + timedelta(seconds=game_settings.BOT_DELAY_SECONDS + 1)
+    assert sweep.sweep(due - timedelta(seconds=0.2))["bots"] == 0
+    rescued = sweep.sweep(due + timedelta(seconds=0.2))
     assert rescued["bots"] == 1
     move = Move.objects.get(game=game, seq=1)
     assert move.seat == victim and move.source == Move.Source.BOT
