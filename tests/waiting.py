@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -20,6 +21,20 @@ def wait_for(check: Callable[[], T], timeout: float, what: str, interval: float 
         if time.monotonic() >= deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
+
+
+async def until(check: Callable[[], T], timeout: float, what: str,
+                interval: float = 0.01) -> T:
+    """:func:`wait_for` on an event loop: poll ``check`` between the loop's other work
+    (the consumers and tasks the test waits on run meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(interval)
 
 
 def stays_false(check: Callable[[], object], window: float, what: str,

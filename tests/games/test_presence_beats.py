@@ -12,6 +12,7 @@ from django.utils import translation
 
 from games import presence as store
 from games import presence_beats
+from tests.waiting import until
 
 TABLE = 987_654  # no table of the database: presence lives in Redis only
 
@@ -82,9 +83,7 @@ async def test_the_heartbeat_never_carries_the_language_of_the_socket_that_start
     translation.activate("ru")  # as the first socket's dispatch did, in its own task
     try:
         presence_beats.add(probe)
-        async with asyncio.timeout(5):
-            while not probe.languages:
-                await asyncio.sleep(0.01)
+        await until(lambda: probe.languages, 5, "the heartbeat to tell the probe")
     finally:
         translation.deactivate()
         presence_beats.discard(probe)

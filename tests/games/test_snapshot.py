@@ -21,6 +21,7 @@ from games.shared_reads import SharedReads
 from tests.games.helpers import card_codes_in, current_game, state_of
 from tests.games.test_live_play import take_over
 from tests.games.ws import connect
+from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,13 +114,6 @@ class RecordingReads(SharedReads):
         return await super().get(key, counted)
 
 
-async def _until(condition, seconds: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "condition never met"
-        await asyncio.sleep(0.01)
-
-
 async def test_one_refresh_notice_is_read_once_for_the_sockets_of_a_process(
         cast, monkeypatch):
     """Four seats and a spectator on this process get one refresh notice: one read of
@@ -138,7 +132,7 @@ async def test_one_refresh_notice_is_read_once_for_the_sockets_of_a_process(
     await get_channel_layer().group_send(publish.table_group(table.pk),
                                          {"type": "table.refresh", "notice": "probe"})
     try:
-        await _until(lambda: recording.asks[key] == len(sockets))
+        await until(lambda: recording.asks[key] == len(sockets), 5, "every socket's ask")
         frames = []
         for socket in sockets:  # the last snapshot each socket got (the probe's or later)
             while not await socket.communicator.receive_nothing(0.2):
@@ -177,4 +171,5 @@ async def test_shared_reads_run_one_read_per_key_and_keep_no_failure():
     assert await shared.get("k", lambda: read("again")) == 1  # kept: late arrivals
     with pytest.raises(RuntimeError):
         await shared.get("bad", lambda: read("bad"))
-    await _until(lambda: len(shared) == 2)  # "bad" was not kept: the next asker reads again
+    # "bad" was not kept: the next asker reads again
+    await until(lambda: len(shared) == 2, 5, "the second read")

@@ -13,6 +13,7 @@ from channels.exceptions import StopConsumer
 
 from kozel_site.ws import SocketSessionMiddleware
 from kozel_site.ws_inbox import dispatch_as_they_come
+from tests.waiting import until
 
 
 class Source:
@@ -35,12 +36,6 @@ class Source:
         return item
 
 
-async def _until(condition: Any) -> None:
-    async with asyncio.timeout(5):
-        while not condition():
-            await asyncio.sleep(0)
-
-
 async def test_messages_of_both_sources_are_handled_one_at_a_time_in_arrival_order():
     frames, group = Source(), Source()
     handled: list[str] = []
@@ -60,17 +55,18 @@ async def test_messages_of_both_sources_are_handled_one_at_a_time_in_arrival_ord
 
     consumer = asyncio.ensure_future(dispatch_as_they_come([frames, group], dispatch))
     frames.queue.put_nowait("slow")
-    await _until(busy.is_set)
+    await until(busy.is_set, 5, "the slow message")
     group.queue.put_nowait("event 1")
     frames.queue.put_nowait("frame 2")
     group.queue.put_nowait("event 2")
-    await _until(lambda: frames.queue.empty() and group.queue.qsize() == 1)
+    await until(lambda: frames.queue.empty() and group.queue.qsize() == 1, 5,
+                "each source to hold one message")
     await asyncio.sleep(0.05)  # the consumer is held: the sources are not read ahead
     assert group.queue.qsize() == 1  # "event 2" still in its source: one message each
     assert frames.queue.qsize() == 0 and frames.reads == 2
     assert handled == []
     release.set()
-    await _until(lambda: len(handled) == 4)
+    await until(lambda: len(handled) == 4, 5, "the four messages")
     assert handled[0] == "slow" and sorted(handled[1:]) == ["event 1", "event 2", "frame 2"]
     assert handled.index("event 1") < handled.index("event 2")
     assert not any(overlapping)  # never two messages at once
