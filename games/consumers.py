@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Awaitable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -23,9 +23,12 @@ from games import flood_cooldown, presence_beats, selectors, snapshot
 from games.policy import policy, user_group
 from games.services import chat, clock, fact_rows, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
+from games.services.locks import Locked
 from games.shared_reads import SharedReads
 from kozel_site import wire_json
 from kozel_site.ws import SiteSocket, db_call, db_read
+
+T = TypeVar("T")
 
 MAX_FRAME_BYTES = 4096
 # Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
@@ -63,12 +66,48 @@ _table_messages: collections.Counter[int] = collections.Counter()
 # shared under them together (a count back at 0 must not find an old read).
 MAX_COUNTED_TABLES = 10_000
 
+# A table's playing rows (play.playing_rows), read without its lock for the refusals
+# judged on the event loop (an act surely refused, a reclaim with no seat to reclaim),
+# shared as the resyncs' facts are and exact for the same reason: under one count the
+# read began after every message this process had handled for the table, so it is never
+# older than a version a socket here was sent. Under the fuzzer these refusals were ~80
+# reads a second per web process, 40 % of its reading thread (py-spy, issue 15), most
+# at tables whose game never moved.
+_playing_rows: SharedReads[Locked | None] = SharedReads(RESYNC_SHARE_SECONDS)
+
+# What the games that acts named, other than their socket's current one, are to a table,
+# kept once it holds for good (play.OtherGame.settled: a game of another table, an ended
+# game). The fuzzer named other tables' games in one act in sixteen, each a read.
+_settled_other_games: dict[tuple[int, int], play.OtherGame] = {}
+
 
 def _note_table_message(table_id: int) -> None:
     if table_id not in _table_messages and len(_table_messages) >= MAX_COUNTED_TABLES:
         _table_messages.clear()
         _resync_facts.clear()
+        _playing_rows.clear()
     _table_messages[table_id] += 1
+
+
+async def _shared_since_last_message(reads: SharedReads[T], table_id: int,
+                                     read: Callable[[int], T]) -> T:
+    """``read(table_id)`` on the reading thread, shared under the table's message count
+    (``_table_messages``) for up to ``RESYNC_SHARE_SECONDS``."""
+    return await reads.get(f"{table_id}:{_table_messages[table_id]}",
+                           lambda: db_read(read)(table_id))
+
+
+async def _other_game(table_id: int, game_id: int) -> play.OtherGame:
+    """What ``game_id`` is to ``table_id``: kept when it holds for good, else read."""
+    known = _settled_other_games.get((table_id, game_id))
+    if known is not None:
+        return known
+    which = await db_read(play.another_game)(table_id, game_id)
+    if which.settled:
+        if len(_settled_other_games) >= MAX_COUNTED_TABLES:
+            _settled_other_games.clear()
+        _settled_other_games[(table_id, game_id)] = which
+    return which
 
 
 def _legal_in(view: Any) -> list[dict[str, Any]] | None:
@@ -251,8 +290,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if notice is not None:
             facts = await _shared_facts.get(f"{self.table_id}:{notice}", read)
         elif resync:
-            facts = await _resync_facts.get(
-                f"{self.table_id}:{_table_messages[self.table_id]}", read)
+            facts = await _shared_since_last_message(_resync_facts, self.table_id, _read_facts)
         else:
             facts = await read()
         if facts is None:
@@ -340,10 +378,12 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             surely_refused = self._refuse_without_the_database(content)
             named = content.get("game_id")
             if named is not None and named != self.seen_game:
-                await db_read(play.refuse_another_game)(self.table_id, named)
-            if surely_refused:  # its reason, read without the table's lock
-                await db_read(play.refuse_unlocked)(
-                    self.table_id, self.user, content["action"], content["version"])
+                play.refuse_other_game(await _other_game(self.table_id, named))
+            if surely_refused:  # its reason, from rows read without the table's lock
+                play.refuse_unlocked(
+                    await _shared_since_last_message(_playing_rows, self.table_id,
+                                                     play.playing_rows),
+                    self.user, content["action"], content["version"])
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))
@@ -358,8 +398,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         so that it never takes the table's lock: a malformed act, an act from a screen
         that has no seat (a spectator, or a player whose seat a bot keeps), an act on a
         version older than one this socket has sent (versions only grow). True for an
-        act whose refusal needs the stored game, which ``play.refuse_unlocked`` reads
-        without the lock: one on the version this socket
+        act whose refusal needs the stored game, which ``play.refuse_unlocked`` judges
+        from rows read without the lock (``_playing_rows``): one on the version this socket
         was last sent that is not among its seat's legal actions there (the engine's own
         list in the seat's view), and one on a version this socket was never sent
         (``stale``, with the game's current version).
@@ -413,8 +453,10 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     async def on_reclaim(self, content: dict[str, Any]) -> None:
         try:
-            # Refused on the reading thread when it surely fails: no table lock for it.
-            await db_read(clock.refuse_reclaim)(self.table_id, self.user)
+            # Refused here when it surely fails: no table lock for it.
+            clock.check_signed_in_to_reclaim(self.user)
+            clock.refuse_reclaim(await _shared_since_last_message(
+                _playing_rows, self.table_id, play.playing_rows), self.user)
             await db_call(clock.reclaim_seat)(self.table_id, self.user)
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)

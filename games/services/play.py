@@ -9,6 +9,7 @@ stale action raises a typed error and changes nothing.
 
 from __future__ import annotations
 
+import enum
 import random
 from typing import Any
 
@@ -71,31 +72,73 @@ def check_act(action: Any, expected_version: Any,
     return parsed, version
 
 
-def refuse_another_game(table_id: Any, game_id: int) -> None:
-    """An act names a game its socket was not told is the current one: refuse it as the
-    locked path would (GameOverError for an ended game of this table, NotFoundError for
-    a game elsewhere), reading one row without taking a lock; return if it is the game
-    being played here after all. Hostile frames naming other tables' games took the
-    table's lock each (python -m tests.load fuzz, issue 15)."""
-    row = (Game.objects.filter(pk=game_id, series__table_id=table_id)
-           .values("status", "series__status").first())
+class OtherGame(enum.Enum):
+    """What a game an act names, other than the one its socket was told of, is to this
+    table (:func:`another_game`). ``ELSEWHERE`` and ``OVER`` hold for good: a game
+    never moves to another table and an ended game never plays again."""
+
+    ELSEWHERE = "elsewhere"  # a game of another table
+    MISSING = "missing"  # no game has that id (yet)
+    OVER = "over"  # a game of this table that ended, or whose series did
+    PLAYING = "playing"  # a game of this table still being played
+
+    @property
+    def settled(self) -> bool:
+        return self in (OtherGame.ELSEWHERE, OtherGame.OVER)
+
+
+def another_game(table_id: Any, game_id: int) -> OtherGame:
+    """Read, without a lock, what ``game_id`` is to ``table_id`` (one row)."""
+    row = (Game.objects.filter(pk=game_id)
+           .values("status", "series__status", "series__table_id").first())
     if row is None:
-        raise NotFoundError(_("That game is not at this table."))
+        return OtherGame.MISSING
+    if row["series__table_id"] != table_id:
+        return OtherGame.ELSEWHERE
     if row["status"] != Game.Status.PLAYING or row["series__status"] != Series.Status.PLAYING:
+        return OtherGame.OVER
+    return OtherGame.PLAYING
+
+
+def refuse_other_game(which: OtherGame) -> None:
+    """The locked path's refusal of an act naming such a game: NotFoundError for a game
+    elsewhere (or none), GameOverError for an ended game of this table; none for the
+    game being played here."""
+    if which in (OtherGame.ELSEWHERE, OtherGame.MISSING):
+        raise NotFoundError(_("That game is not at this table."))
+    if which is OtherGame.OVER:
         raise GameOverError(_("That game is over."))
 
 
-def refuse_unlocked(table_id: Any, user: AbstractBaseUser | None, action: Any,
-                    expected_version: Any) -> None:
-    """Raise the ``stale`` or ``illegal`` refusal the locked path would give an act,
-    from the stored game read without a lock; return when that is not sure (the act then
-    takes the locked path, which judges it).
+def refuse_another_game(table_id: Any, game_id: int) -> None:
+    """An act names a game its socket was not told is the current one: refuse it as the
+    locked path would, reading one row without taking a lock; return if it is the game
+    being played here after all. Hostile frames naming other tables' games took the
+    table's lock each (python -m tests.load fuzz, issue 15); the live table's socket
+    also keeps the answers that hold for good (games/consumers.py)."""
+    refuse_other_game(another_game(table_id, game_id))
 
-    The live table's socket asks this, on its reading thread, for an act that names the
-    version it was last sent but is not among that seat view's legal actions, and for an
-    act that names a version it was never sent. Under the fuzzer such acts came ~60 a
-    second, and each took a table's row lock on the web process's one writing thread, in
-    line with the live tables' moves (python -m tests.load fuzz, issue 15).
+
+def playing_rows(table_id: Any) -> locks.Locked | None:
+    """The rows an act locks (the table, its playing series with its roster, the
+    series' latest game), read without a lock: what :func:`refuse_unlocked` and
+    ``clock.refuse_reclaim`` judge from (games/services/rows.py)."""
+    return rows.peek_playing(table_id)
+
+
+def refuse_unlocked(playing: locks.Locked | None, user: AbstractBaseUser | None,
+                    action: Any, expected_version: Any) -> None:
+    """Raise the ``stale`` or ``illegal`` refusal the locked path would give an act,
+    from ``playing`` (:func:`playing_rows`, read without a lock); return when that is
+    not sure (the act then takes the locked path, which judges it). No query: the live
+    table's socket judges on its event loop from rows its process's sockets at the
+    table share (games/consumers.py).
+
+    The live table's socket asks this for an act that names the version it was last
+    sent but is not among that seat view's legal actions, and for an act that names a
+    version it was never sent. Under the fuzzer such acts came ~60 a second, and each
+    took a table's row lock on the web process's one writing thread, in line with the
+    live tables' moves (python -m tests.load fuzz, issue 15).
 
     Sure, because the refusals are the locked path's own, in its order: a playing game,
     :func:`_check_playable` (its ``stale`` when the stored version is another: versions
@@ -103,7 +146,6 @@ def refuse_unlocked(table_id: Any, user: AbstractBaseUser | None, action: Any,
     sent, games/WEBSOCKET.md), then the seat and the engine on that version's state,
     which no later write changes. Over, paused or no seat: the locked path says which."""
     parsed, version = check_act(action, expected_version)
-    playing = rows.peek_playing(table_id)
     if playing is None:
         return
     game = playing.game

@@ -196,8 +196,8 @@ def lock_playing(table_id: Any) -> Locked | None:
 
 def peek_playing(table_id: Any) -> Locked | None:
     """The rows :func:`lock_playing` locks, read without a lock (and so possibly older
-    by the time they are used): for the refusals the live table's socket gives on its
-    reading thread, which are sure from any committed version of them
+    by the time they are used): for the refusals the live table's socket gives without
+    the lock, which are sure from any committed version of them
     (``play.refuse_unlocked``, ``clock.refuse_reclaim``). Under the fuzzer each of those
     compiled two ORM queries, ~60 a second per web process (issue 15)."""
     if isinstance(table_id, bool) or not isinstance(table_id, int):

@@ -118,14 +118,15 @@ def test_player_reclaims_a_seat_at_a_casual_table(clocked):
 
     with transaction.atomic():
         clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
-    clock.refuse_reclaim(table.pk, user)  # the lock-free check lets the away person by
+    # the lock-free check lets the away person by
+    clock.refuse_reclaim(play.playing_rows(table.pk), user)
     assert clock.reclaim_seat(table.pk, user) == victim
     entry = roster_entry(series, victim)
     assert entry.user_id == user.pk and entry.bot_level == "" and entry.away_user_id is None
     with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
         clock.reclaim_seat(table.pk, user)
     with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
-        clock.refuse_reclaim(table.pk, user)
+        clock.refuse_reclaim(play.playing_rows(table.pk), user)
 
 
 def test_stranger_cannot_reclaim(clocked, cast):
@@ -136,9 +137,9 @@ def test_stranger_cannot_reclaim(clocked, cast):
         clock.reclaim_seat(table.pk, None)
     # The same refusals without a lock (the live table's socket asks first, issue 15).
     with pytest.raises(InvalidRequestError):
-        clock.refuse_reclaim(table.pk, cast.charlie)
+        clock.refuse_reclaim(play.playing_rows(table.pk), cast.charlie)
     with pytest.raises(PermissionDeniedError):
-        clock.refuse_reclaim(table.pk, None)
+        clock.refuse_reclaim(play.playing_rows(table.pk), None)
 
 
 def test_disconnected_on_own_turn_for_60_s_a_bot_takes_over(clocked):
@@ -198,7 +199,8 @@ def test_a_seat_left_at_a_ranked_table_is_not_reclaimed_with_or_without_the_lock
     with transaction.atomic():
         clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
     Series.objects.filter(pk=series.pk).update(ranked=True)
-    for check in (clock.refuse_reclaim, clock.reclaim_seat):
-        with pytest.raises(PermissionDeniedError, match="ranked"):
-            check(table.pk, user)
+    with pytest.raises(PermissionDeniedError, match="ranked"):
+        clock.refuse_reclaim(play.playing_rows(table.pk), user)
+    with pytest.raises(PermissionDeniedError, match="ranked"):
+        clock.reclaim_seat(table.pk, user)
     assert roster_entry(series, victim).away_user_id == user.pk

@@ -187,6 +187,12 @@ def test_an_act_naming_an_ended_game_or_another_tables_is_refused_either_way(ser
     with pytest.raises(NotFoundError):
         play.submit_table_action(table_id, users[leader], act, nxt.version, 10 ** 9)
     play.refuse_another_game(table_id, nxt.pk)  # the game being played: no refusal
+    # What each is to this table; the first two hold for good (the socket keeps them).
+    assert [play.another_game(table_id, g) for g in (game.pk, nxt.pk, 10 ** 9)] == [
+        play.OtherGame.OVER, play.OtherGame.PLAYING, play.OtherGame.MISSING]
+    assert play.another_game(table_id + 1000, nxt.pk) is play.OtherGame.ELSEWHERE
+    assert [w for w in play.OtherGame if w.settled] == [play.OtherGame.ELSEWHERE,
+                                                        play.OtherGame.OVER]
     assert play.submit_table_action(table_id, users[leader], act, nxt.version,
                                     nxt.pk) == nxt.version + 1
 
@@ -205,24 +211,24 @@ def test_an_illegal_or_stale_act_is_refused_unlocked_exactly_as_the_locked_path_
     other = (leader + 1) % 4
     lead = first_legal(state_of(game), leader, "lead").to_dict()
     with pytest.raises(IllegalActionError) as unlocked:
-        play.refuse_unlocked(table_id, users[other], lead, 0)
+        play.refuse_unlocked(play.playing_rows(table_id), users[other], lead, 0)
     with pytest.raises(IllegalActionError) as locked:
         play.submit_table_action(table_id, users[other], lead, 0)
     assert str(unlocked.value) == str(locked.value)
     assert str(unlocked.value).startswith(f"R8: seat {leader} is on lead")
-    play.refuse_unlocked(table_id, users[leader], lead, 0)  # legal: not refused
-    with pytest.raises(StaleVersionError) as unlocked_stale:
-        play.refuse_unlocked(table_id, users[leader], lead, 1)  # a version not reached
+    play.refuse_unlocked(play.playing_rows(table_id), users[leader], lead, 0)  # legal: not refused
+    with pytest.raises(StaleVersionError) as unlocked_stale:  # a version not reached
+        play.refuse_unlocked(play.playing_rows(table_id), users[leader], lead, 1)
     with pytest.raises(StaleVersionError) as locked_stale:
         play.submit_table_action(table_id, users[leader], lead, 1)
     assert str(unlocked_stale.value) == str(locked_stale.value)
     assert unlocked_stale.value.current_version == locked_stale.value.current_version == 0
-    play.refuse_unlocked(table_id + 1000, users[other], lead, 0)  # no game there
-    play.refuse_unlocked(table_id, AnonymousUser(), lead, 0)  # no seat
+    play.refuse_unlocked(play.playing_rows(table_id + 1000), users[other], lead, 0)  # no game there
+    play.refuse_unlocked(play.playing_rows(table_id), AnonymousUser(), lead, 0)  # no seat
     Game.objects.filter(pk=game.pk).update(paused=True)
-    play.refuse_unlocked(table_id, users[other], lead, 0)  # paused: not sure
+    play.refuse_unlocked(play.playing_rows(table_id), users[other], lead, 0)  # paused: not sure
     with pytest.raises(InvalidRequestError):
-        play.refuse_unlocked(table_id, users[other], {"kind": "lead"}, 0)
+        play.refuse_unlocked(play.playing_rows(table_id), users[other], {"kind": "lead"}, 0)
     assert Move.objects.filter(game=game).count() == 0
 
 

@@ -484,6 +484,84 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
         await r.close()
 
 
+async def test_lock_free_refusals_share_one_read_until_the_table_moves(cast, monkeypatch):
+    """The refusals judged without the table's lock (an act surely refused, a reclaim
+    with no seat) share one read of the table's playing rows while no message about
+    the table came (issue 15: under the fuzzer they were 40 % of a web process's
+    reading thread); after a move they read again and judge the new version."""
+    from games import consumers
+
+    reads: list[int] = []
+    read_rows = play.playing_rows
+
+    def counted(table_id: int):
+        reads.append(table_id)
+        return read_rows(table_id)
+
+    monkeypatch.setattr(play, "playing_rows", counted)
+    monkeypatch.setattr(consumers, "_playing_rows", consumers.SharedReads(30.0))
+    table, series, game = await seated_series(cast)
+    state = await game_state(game)
+    leader = state.turn
+    other = (leader + 1) % 4
+    action = first_legal(state, leader, "lead").to_dict()
+    rec = await connect(table.pk, cast.seated[other])
+    stranger = await connect(table.pk, cast.charlie)
+    for r in (rec, stranger):
+        await r.receive_type("snapshot")
+    for _ in range(2):
+        await rec.send({"type": "act", "action": action, "version": 0})
+        illegal = await rec.receive_type("error")
+        assert illegal["code"] == "illegal" and illegal["message"].startswith(
+            f"R8: seat {leader} is on lead, not seat {other}"), illegal
+    await stranger.send({"type": "reclaim"})
+    assert (await stranger.receive_type("error"))["code"] == "invalid"
+    assert reads == [table.pk]  # three refusals, one read
+    await submit(game, cast.seated[leader], action, 0)
+    assert (await rec.receive_type("event"))["version"] == 1
+    await rec.send({"type": "act", "action": action, "version": 1})  # judged on version 1
+    illegal = await rec.receive_type("error")
+    assert illegal["code"] == "illegal" and illegal["message"] == (
+        f"R8: the trick has been led already (by seat {leader})"), illegal
+    assert reads == [table.pk, table.pk]
+    assert await database_sync_to_async(Move.objects.filter(game=game).count)() == 1
+    for r in (rec, stranger):
+        await r.close()
+
+
+async def test_an_act_naming_another_tables_game_is_read_once_a_missing_one_each_time(
+        cast, monkeypatch):
+    """What a named game is to this table is kept once it holds for good (a game of
+    another table, an ended game: issue 15, the fuzzer named them in one act in
+    sixteen); an id no game has yet is read each time, since a game of this table may
+    take it later."""
+    from games import consumers
+
+    asked: list[int] = []
+    another_game = play.another_game
+
+    def counted(table_id: int, game_id: int):
+        asked.append(game_id)
+        return another_game(table_id, game_id)
+
+    monkeypatch.setattr(play, "another_game", counted)
+    monkeypatch.setattr(consumers, "_settled_other_games", {})
+    table, series, game = await seated_series(cast)
+    state = await game_state(game)
+    leader = state.turn
+    action = first_legal(state, leader, "lead").to_dict()
+    lead = await connect(table.pk, cast.seated[leader])
+    await lead.receive_type("snapshot")
+    elsewhere = await database_sync_to_async(_other_tables_game)(cast)
+    missing = elsewhere + 10 ** 6
+    for named in (elsewhere, elsewhere, missing, missing):
+        await lead.send({"type": "act", "action": action, "version": 0, "game_id": named})
+        assert (await lead.receive_type("error"))["code"] == "not_found"
+    assert asked == [elsewhere, missing, missing]
+    assert await database_sync_to_async(Move.objects.filter(game=game).count)() == 0
+    await lead.close()
+
+
 @contextlib.asynccontextmanager
 async def writing_thread_busy() -> AsyncIterator[None]:
     """Every writing thread of the process (``kozel_site.ws.db_call``) held by a call

@@ -17,9 +17,11 @@ the window's percentiles. The harness reads them back into its results
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -43,14 +45,68 @@ def _on_writer() -> Any:
     return db_call(_noop)()
 
 
+class StallSampler(threading.Thread):
+    """Where the event loop's thread is when the loop stalls: the loop beats every
+    ``BEAT`` seconds; when a beat is ``STALL`` late this thread reads the loop thread's
+    Python stack (and the other threads'), so a window's longest stalls have a cause
+    (``stalls``: the innermost site frames, counted per sample)."""
+
+    BEAT = 0.005
+    STALL = 0.02
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="load-stall-sampler", daemon=True)
+        self.loop, self.loop_thread = loop, threading.get_ident()
+        self.beat_at = time.monotonic()
+        self.samples: collections.Counter[str] = collections.Counter()
+        self.others: collections.Counter[str] = collections.Counter()
+        loop.call_soon(self._beat)
+
+    def _beat(self) -> None:
+        self.beat_at = time.monotonic()
+        self.loop.call_later(self.BEAT, self._beat)
+
+    @staticmethod
+    def _where(frame: Any, depth: int = 6) -> str:
+        parts = []
+        while frame is not None and len(parts) < depth:
+            code = frame.f_code
+            parts.append(f"{code.co_name}@{os.path.basename(code.co_filename)}:{frame.f_lineno}")
+            frame = frame.f_back
+        return " < ".join(parts)
+
+    def run(self) -> None:
+        while True:
+            time.sleep(self.BEAT / 2)
+            if time.monotonic() - self.beat_at < self.STALL:
+                continue
+            frames = sys._current_frames()
+            self.samples[self._where(frames.get(self.loop_thread))] += 1
+            names = {t.ident: t.name for t in threading.enumerate()}
+            for ident, frame in frames.items():
+                if ident not in (self.loop_thread, threading.get_ident()):
+                    self.others[f"{names.get(ident, ident)}: {self._where(frame, 3)}"] += 1
+
+    def take(self) -> dict[str, Any]:
+        out = {"loop": self.samples.most_common(8), "others": self.others.most_common(6)}
+        self.samples, self.others = collections.Counter(), collections.Counter()
+        return out
+
+
+_sampler: StallSampler | None = None
+
+
 def start_once() -> None:
     """Start the probes on the running loop, the first time a scope arrives."""
-    global _started
+    global _started, _sampler
     if _started:
         return
     _started = True
     _gc.install()
-    asyncio.get_running_loop().create_task(_probe())
+    loop = asyncio.get_running_loop()
+    _sampler = StallSampler(loop)
+    _sampler.start()
+    loop.create_task(_probe())
 
 
 async def _probe() -> None:
@@ -67,7 +123,7 @@ async def _probe() -> None:
         if time.monotonic() >= window_end:
             line = {"pid": os.getpid(), "at": time.time(), "loop": percentiles(loop_lags),
                     "writer": percentiles(writer_waits),
-                    "gc": _gc.take()}
+                    "gc": _gc.take(), "stalls": _sampler.take() if _sampler else {}}
             print(PREFIX + json.dumps(line), file=sys.stderr, flush=True)
             loop_lags, writer_waits = [], []
             window_end = time.monotonic() + WINDOW
