@@ -76,8 +76,9 @@ MAX_COUNTED_TABLES = 10_000
 _playing_rows: SharedReads[Locked | None] = SharedReads(RESYNC_SHARE_SECONDS)
 
 # What the games that acts named, other than their socket's current one, are to a table,
-# kept once it holds for good (play.OtherGame.settled: a game of another table, an ended
-# game). The fuzzer named other tables' games in one act in sixteen, each a read.
+# kept once it holds for good (play.OtherGame.settled: a game of another table, an id no
+# game can have, an ended game). The fuzzer named such games in one act in ten, each a
+# read.
 _settled_other_games: dict[tuple[int, int], play.OtherGame] = {}
 
 

@@ -78,17 +78,24 @@ class OtherGame(enum.Enum):
     never moves to another table and an ended game never plays again."""
 
     ELSEWHERE = "elsewhere"  # a game of another table
+    NEVER = "never"  # an id no game can have (below 1, beyond 64 bits)
     MISSING = "missing"  # no game has that id (yet)
     OVER = "over"  # a game of this table that ended, or whose series did
     PLAYING = "playing"  # a game of this table still being played
 
     @property
     def settled(self) -> bool:
-        return self in (OtherGame.ELSEWHERE, OtherGame.OVER)
+        return self in (OtherGame.ELSEWHERE, OtherGame.NEVER, OtherGame.OVER)
+
+
+MAX_ID = 2 ** 63 - 1  # a primary key is a 64-bit signed integer
 
 
 def another_game(table_id: Any, game_id: int) -> OtherGame:
-    """Read, without a lock, what ``game_id`` is to ``table_id`` (one row)."""
+    """Read, without a lock, what ``game_id`` is to ``table_id`` (one row; none for an
+    id no game can have)."""
+    if not 1 <= game_id <= MAX_ID:
+        return OtherGame.NEVER
     row = (Game.objects.filter(pk=game_id)
            .values("status", "series__status", "series__table_id").first())
     if row is None:
@@ -104,7 +111,7 @@ def refuse_other_game(which: OtherGame) -> None:
     """The locked path's refusal of an act naming such a game: NotFoundError for a game
     elsewhere (or none), GameOverError for an ended game of this table; none for the
     game being played here."""
-    if which in (OtherGame.ELSEWHERE, OtherGame.MISSING):
+    if which in (OtherGame.ELSEWHERE, OtherGame.NEVER, OtherGame.MISSING):
         raise NotFoundError(_("That game is not at this table."))
     if which is OtherGame.OVER:
         raise GameOverError(_("That game is over."))

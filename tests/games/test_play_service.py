@@ -191,8 +191,13 @@ def test_an_act_naming_an_ended_game_or_another_tables_is_refused_either_way(ser
     assert [play.another_game(table_id, g) for g in (game.pk, nxt.pk, 10 ** 9)] == [
         play.OtherGame.OVER, play.OtherGame.PLAYING, play.OtherGame.MISSING]
     assert play.another_game(table_id + 1000, nxt.pk) is play.OtherGame.ELSEWHERE
-    assert [w for w in play.OtherGame if w.settled] == [play.OtherGame.ELSEWHERE,
-                                                        play.OtherGame.OVER]
+    assert [play.another_game(table_id, g) for g in (0, -5, 2 ** 63, 10 ** 30)] == [
+        play.OtherGame.NEVER] * 4  # no read: no game can have them
+    for never in (0, 2 ** 63):
+        with pytest.raises(NotFoundError):
+            play.refuse_another_game(table_id, never)
+    assert [w for w in play.OtherGame if w.settled] == [
+        play.OtherGame.ELSEWHERE, play.OtherGame.NEVER, play.OtherGame.OVER]
     assert play.submit_table_action(table_id, users[leader], act, nxt.version,
                                     nxt.pk) == nxt.version + 1
 
