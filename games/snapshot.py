@@ -16,7 +16,7 @@ the away notice. :class:`TableFacts` itself never leaves the server.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -125,10 +125,26 @@ class TableFacts:
     games: list[dict[str, Any]]
     recent_chat: list[ChatMessage]  # newest first, at most CHAT_FETCH, none hidden
     away_reasons: dict[int, str]  # a substitute's person -> why (their last abandon)
+    # The game's views made so far from these facts, by seat (None: the public view).
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict, compare=False,
+                                                    repr=False)
 
     @property
     def playing(self) -> bool:
         return self.series is not None and self.series.status == Series.Status.PLAYING
+
+    def view_for(self, position: int | None) -> dict[str, Any] | None:
+        """The game's view for ``position`` (None: the public view, R19), made once per
+        facts: the sockets of a process that share these facts (a refresh notice, the
+        resyncs under one message count) and sit at the same seat, or watch, get the same
+        view instead of each restoring the game's state (the fuzzer's resyncs made that
+        3 % of a web process's event loop, python -m tests.load fuzz, issue 15). Never
+        changed after it is made: frames only read it."""
+        if self.game is None:
+            return None
+        if position not in self.views:
+            self.views[position] = game_view(self.game, position)
+        return self.views[position]
 
 
 def table_facts(table: Table) -> TableFacts:
@@ -258,7 +274,7 @@ def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
     signed_in = user is not None and user.is_authenticated
     away = _away_notice(facts, user) if facts.playing and signed_in else None  # type: ignore[arg-type]
     is_owner = bool(signed_in and table.owner_id == user.pk)  # type: ignore[union-attr]
-    view = game_view(game, position) if game is not None else None
+    view = facts.view_for(position)
     ranked = table.kind == Table.Kind.RANKED
     return {
         "type": "snapshot",

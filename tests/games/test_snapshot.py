@@ -71,6 +71,31 @@ def test_r19_frames_built_from_shared_facts_show_each_reader_only_their_own_hand
     assert not (set().union(*hands) & card_codes_in(watcher))
 
 
+def test_r19_shared_facts_make_each_seats_view_once_and_give_it_only_to_that_seat(
+        cast, full_table):
+    """The sockets that share a table's facts share the views made from them (issue 15:
+    the state was restored once per socket): the same seat, or two spectators, get the
+    very same view; each seat still sees only its own hand (R19), and every view equals
+    the one made from facts read afresh."""
+    series = series_service.start_series(full_table.pk, cast.alice)
+    hands = _hands(state_of(current_game(series)))
+    facts = snapshot.table_facts(full_table)
+
+    def view(user, shared=facts):
+        return snapshot.snapshot_for(shared, user, show_spectators=False,
+                                     chat=[])["game"]["view"]
+
+    assert view(cast.charlie) is view(None)  # two spectators: one public view
+    for position, user in enumerate(cast.seated):
+        mine = view(user)
+        assert view(user) is mine and mine is not view(None)
+        assert mine == view(user, snapshot.table_facts(full_table))
+        seen = card_codes_in(mine)
+        others = set().union(*(hands[p] for p in range(4) if p != position))
+        assert hands[position] <= seen and not (others & seen), position
+    assert not (set().union(*hands) & card_codes_in(view(None)))
+
+
 def test_a_reader_who_blocked_a_chatty_player_still_gets_the_older_lines(cast, full_table):
     """The shared lines are the latest 100; dan blocked bob, who wrote 110 of them after
     alice's 10: dan's chat is read for him alone and still holds alice's lines."""
