@@ -42,8 +42,7 @@ CLOSE_FLOOD = 4008
 
 
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:
-    table = fact_rows.table(table_id)  # a statement built once (issue 15)
-    return None if table is None else snapshot.table_facts(table)
+    return snapshot.read_table_facts(table_id)  # one round trip (issue 15)
 
 
 # A table's facts, read once per refresh notice for all of this process's sockets at the

@@ -151,14 +151,31 @@ def table_facts(table: Table) -> TableFacts:
     """Read a table's shared facts (a handful of statements built once, and one Redis
     read; games/services/rows.py, games/services/fact_rows.py)."""
     series, game = rows.latest_series_and_game(table)  # statements built once
-    seats = fact_rows.seats(table.pk)
-    for seat in seats:
+    return _facts_from(fact_rows.FactRows(
+        table, series, game, fact_rows.seats(table.pk),
+        fact_rows.results(series.pk) if series is not None else [],
+        fact_rows.recent_chat(table.pk, CHAT_FETCH)))
+
+
+def read_table_facts(table_id: int) -> TableFacts | None:
+    """:func:`table_facts` of the table ``table_id`` read with it (None: no such table),
+    in one round trip on PostgreSQL: what a live table's socket reads at a connect, a
+    resync and a refresh notice."""
+    found = fact_rows.all_facts(table_id, CHAT_FETCH)
+    return None if found is None else _facts_from(found)
+
+
+def _facts_from(found: fact_rows.FactRows) -> TableFacts:
+    """The facts from their rows, with who abandoned a seat and why (a statement, only
+    when a substitute plays someone's seat) and who is connected (Redis)."""
+    table, series = found.table, found.series
+    for seat in found.seats:
         seat.table = table
     games: list[dict[str, Any]] = []
     away_reasons: dict[int, str] = {}
     if series is not None:
         # Played-out games, those of a voided series too (marked ``void``).
-        for game_id, number, status, result in fact_rows.results(series.pk):
+        for game_id, number, status, result in found.results:
             games.append({"id": game_id, "number": number,
                           "void": status == Game.Status.VOIDED, **_result_dict(result)})
         away = [r.away_user_id for r in roster(series) if r.away_user_id]
@@ -167,12 +184,11 @@ def table_facts(table: Table) -> TableFacts:
                     series=series, user_id__in=away, kind=Conduct.Kind.ABANDON)
                     .order_by("created_at").values_list("user_id", "reason")):
                 away_reasons[user_id] = reason  # the latest wins
-    chat = fact_rows.recent_chat(table.pk, CHAT_FETCH)
-    for line in chat:
+    for line in found.chat:
         line.table = table
-    return TableFacts(table=table, series=series, game=game, seats=seats,
+    return TableFacts(table=table, series=series, game=found.game, seats=found.seats,
                       connections=_connections(table.pk), games=games,
-                      recent_chat=chat, away_reasons=away_reasons)
+                      recent_chat=found.chat, away_reasons=away_reasons)
 
 
 def position_in(facts: TableFacts, user: AbstractBaseUser | None) -> int | None:

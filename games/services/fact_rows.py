@@ -14,6 +14,7 @@ would put them (tests/games/test_fact_rows.py compares the two).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,8 +22,25 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from accounts.models import Profile
-from games.models import ChatMessage, Game, GameResult, Seat, Table
+from games.models import ChatMessage, Game, GameResult, Seat, Series, Table
+from games.services import rows
 from games.services.rows import Columns
+
+Result = tuple[int, int, str, GameResult]  # a game's id, number, status and result
+
+
+@dataclass(frozen=True)
+class FactRows:
+    """The rows of a table's snapshot facts (games/snapshot.py): the table with its owner,
+    its latest series (with the roster) and that series' latest game, its seats, that
+    series' played-out games' results and the newest shown chat lines."""
+
+    table: Table
+    series: Series | None
+    game: Game | None
+    seats: list[Seat]
+    results: list[Result]
+    chat: list[ChatMessage]
 
 
 def _attach(instance: models.Model, name: str, related: models.Model | None) -> None:
@@ -81,6 +99,61 @@ class FactReads:
             f"WHERE c.{col(ChatMessage, 'table')} = %s AND NOT c.{col(ChatMessage, 'hidden')} "
             f"ORDER BY c.{col(ChatMessage, 'created_at')} DESC LIMIT %s")
 
+        # On PostgreSQL all of a table's facts in one query string, one round trip
+        # instead of five (the fuzzer's resyncs read them ~15 times a second per web
+        # process, and each statement's own round trip was most of its cost: py-spy,
+        # python -m tests.load fuzz, issue 15). The latest series and game come last:
+        # their roster may be read again. The results name their series, which a commit
+        # between two statements could have made an older one than the latest.
+        self.together = connection.vendor == "postgresql"
+        latest_series = rows.playing_read().latest_series_sql
+        self.results_of_latest_sql = self.results_sql.replace(
+            "SELECT ", f"SELECT g.{col(Game, 'series')}, ", 1).replace(
+            f"g.{col(Game, 'series')} = %s", f"g.{col(Game, 'series')} = ({latest_series})")
+        self.all_sql = "; ".join([self.table_sql, self.seats_sql, self.chat_sql,
+                                  self.results_of_latest_sql, rows.playing_read().latest_sql])
+
+    def all(self, table_id: int, chat_limit: int) -> FactRows | None:
+        """A table's :class:`FactRows`: one round trip on PostgreSQL (a second only when
+        a series began between the statements), else one statement each."""
+        if not self.together:
+            table = self.table(table_id)
+            if table is None:
+                return None
+            series, game = rows.latest_series_and_game(table)
+            return FactRows(table, series, game, self.seats(table_id),
+                            self.results(series.pk) if series is not None else [],
+                            self.chat(table_id, chat_limit))
+        params = [table_id, table_id, table_id, chat_limit, table_id, Game.Status.FINISHED,
+                  Game.Status.VOIDED, *rows.playing_read().latest_params(table_id)]
+        with connection.cursor() as cursor:
+            cursor.execute(self.all_sql, params)
+            table = self._table_from(cursor.fetchone())
+            if table is None:
+                return None
+            cursor.nextset()
+            seats = self._people_from(cursor.fetchall(), self.seat_columns)
+            cursor.nextset()
+            chat = self._people_from(cursor.fetchall(), self.chat_columns)
+            cursor.nextset()
+            results = cursor.fetchall()
+            cursor.nextset()
+            series, game = rows.playing_read().latest_from(cursor, table)
+        return FactRows(table, series, game, seats,
+                        self.results_of(series, results), chat)
+
+    def results_of(self, series: Series | None, found: list[Any]) -> list[Result]:
+        """The results of ``series`` from rows of ``results_of_latest_sql``; read again
+        by the series' id when they belong to another series (none: none)."""
+        if series is None:
+            return []
+        if any(row[0] != series.pk for row in found):
+            return self.results(series.pk)
+        return [self._result(row[1:]) for row in found]
+
+    def _result(self, row: Any) -> Result:
+        return row[0], row[1], row[2], self.result_columns.build(row[3:])
+
     def _person(self, values: list[Any]) -> Any:
         """The user from a row's tail, their profile attached (None for an empty LEFT
         JOIN)."""
@@ -94,23 +167,29 @@ class FactReads:
         return user
 
     def _with_person(self, sql: str, params: list[Any], head: Columns[Any]) -> list[Any]:
-        n_head = len(head.fields)
-        found = []
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            for row in cursor.fetchall():
-                instance = head.build(row[:n_head])
-                _attach(instance, "user", self._person(list(row[n_head:])))
-                found.append(instance)
-        return found
+            return self._people_from(cursor.fetchall(), head)
+
+    def _people_from(self, found: list[Any], head: Columns[Any]) -> list[Any]:
+        """Instances of ``head`` from rows that end with a person (user and profile)."""
+        n_head = len(head.fields)
+        made = []
+        for row in found:
+            instance = head.build(row[:n_head])
+            _attach(instance, "user", self._person(list(row[n_head:])))
+            made.append(instance)
+        return made
 
     def table(self, table_id: int) -> Table | None:
-        n_table = len(self.table_columns.fields)
         with connection.cursor() as cursor:
             cursor.execute(self.table_sql, [table_id])
-            row = cursor.fetchone()
+            return self._table_from(cursor.fetchone())
+
+    def _table_from(self, row: Any) -> Table | None:
         if row is None:
             return None
+        n_table = len(self.table_columns.fields)
         table = self.table_columns.build(row[:n_table])
         _attach(table, "owner", self.user_columns.build(row[n_table:]))
         return table
@@ -121,12 +200,11 @@ class FactReads:
     def chat(self, table_id: int, limit: int) -> list[ChatMessage]:
         return self._with_person(self.chat_sql, [table_id, limit], self.chat_columns)
 
-    def results(self, series_id: int) -> list[tuple[int, int, str, GameResult]]:
+    def results(self, series_id: int) -> list[Result]:
         with connection.cursor() as cursor:
             cursor.execute(self.results_sql, [series_id, Game.Status.FINISHED,
                                               Game.Status.VOIDED])
-            return [(row[0], row[1], row[2], self.result_columns.build(row[3:]))
-                    for row in cursor.fetchall()]
+            return [self._result(row) for row in cursor.fetchall()]
 
 
 @lru_cache(maxsize=2)
@@ -146,7 +224,13 @@ def seats(table_id: int) -> list[Seat]:
     return _reads(connection.vendor).seats(table_id)
 
 
-def results(series_id: int) -> list[tuple[int, int, str, GameResult]]:
+def all_facts(table_id: int, chat_limit: int) -> FactRows | None:
+    """A table's snapshot rows (:class:`FactRows`), None for no such table: one round
+    trip on PostgreSQL."""
+    return _reads(connection.vendor).all(table_id, chat_limit)
+
+
+def results(series_id: int) -> list[Result]:
     """The series' finished and voided games that have a result, in number order: each
     game's id, number and status with its ``GameResult``."""
     return _reads(connection.vendor).results(series_id)

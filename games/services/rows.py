@@ -87,6 +87,7 @@ class PlayingRead:
         latest_series = (f"SELECT x.{series_pk} FROM {tables[Series]} x "
                          f"WHERE x.{col(Series, 'table')} = %s{{playing}} "
                          f"ORDER BY x.{col(Series, 'number')} DESC LIMIT 1")
+        self.latest_series_sql = latest_series.format(playing="")  # one parameter: a table
         self.lock_sql = (
             f"SELECT {self.table.select}, {self.series.select}, {self.game.select} "
             f"FROM {tables[Table]} t "
@@ -141,13 +142,22 @@ class PlayingRead:
         return Locked(table, series, game)
 
     def latest(self, table: Table) -> tuple[Series | None, Game | None]:
-        params = [table.pk, table.pk] if self.together else [table.pk]
         with connection.cursor() as cursor:
-            cursor.execute(self.latest_sql, params)
-            row = cursor.fetchone()
-            if row is None:
-                return None, None
-            series, game = self._series_and_game(cursor, row)
+            cursor.execute(self.latest_sql, self.latest_params(table.pk))
+            return self.latest_from(cursor, table)
+
+    def latest_params(self, table_id: int) -> list[Any]:
+        """The parameters of ``latest_sql`` for ``table_id``."""
+        return [table_id, table_id] if self.together else [table_id]
+
+    def latest_from(self, cursor: Any, table: Table) -> tuple[Series | None, Game | None]:
+        """The series and game of ``latest_sql``'s result, where ``cursor`` stands, and
+        their roster (on PostgreSQL the next result; it may read it again, so nothing
+        may follow ``latest_sql`` in a query string)."""
+        row = cursor.fetchone()
+        if row is None:
+            return None, None
+        series, game = self._series_and_game(cursor, row)
         series.table = table
         return series, game
 
@@ -203,6 +213,11 @@ def peek_playing(table_id: Any) -> Locked | None:
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         return None
     return _playing_read(connection.vendor).peek(table_id)
+
+
+def playing_read() -> PlayingRead:
+    """The statements of this connection's database (built once)."""
+    return _playing_read(connection.vendor)
 
 
 def latest_series_and_game(table: Table) -> tuple[Series | None, Game | None]:

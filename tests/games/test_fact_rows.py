@@ -15,9 +15,10 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
 from games.models import ChatMessage, Game, GameResult, Seat, Table
-from games.services import chat, fact_rows
+from games.selectors import roster
+from games.services import chat, fact_rows, rows, tables
 from games.services import series as series_service
-from games.snapshot import CHAT_FETCH, table_facts
+from games.snapshot import CHAT_FETCH, read_table_facts, table_facts
 from tests.games.helpers import current_game, play_out_game, users_by_position
 
 
@@ -107,3 +108,56 @@ def test_the_table_is_the_orms_with_its_owner(played, full_table):
     assert len(queries) == 1
     assert fields_of(read) == fields_of(orm) and fields_of(owner) == fields_of(orm.owner)
     assert fact_rows.table(10**9) is None
+
+
+def results_fields(results) -> list[tuple]:
+    return [(g, n, s, fields_of(r)) for g, n, s, r in results]
+
+
+def test_all_of_a_tables_facts_are_the_separate_reads_in_one_round_trip(played, full_table):
+    """A live table's socket reads its table's facts at every connect, resync and refresh
+    notice (issue 15): on PostgreSQL the six statements (the table, its seats, the chat,
+    the results, the latest series and game, the roster) travel in one query string,
+    and each gives exactly what it gives on its own."""
+    with CaptureQueriesContext(connection) as queries:
+        read = fact_rows.all_facts(full_table.pk, CHAT_FETCH)
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 6)
+    table = fact_rows.table(full_table.pk)
+    series, game = rows.latest_series_and_game(table)
+    assert fields_of(read.table) == fields_of(table)
+    assert fields_of(read.table.owner) == fields_of(table.owner)
+    assert fields_of(read.series) == fields_of(series) and read.series.pk == played.pk
+    assert fields_of(read.game) == fields_of(game) and read.game.series is read.series
+    assert [fields_of(r) for r in roster(read.series)] == [fields_of(r) for r in roster(series)]
+    seats = fact_rows.seats(full_table.pk)
+    assert [fields_of(s) for s in read.seats] == [fields_of(s) for s in seats]
+    assert [person_of(s) for s in read.seats] == [person_of(s) for s in seats]
+    assert results_fields(read.results) == results_fields(fact_rows.results(played.pk))
+    assert [g for g, *_ in read.results] == [played.games.get(number=1).pk]
+    chat_lines = fact_rows.recent_chat(full_table.pk, CHAT_FETCH)
+    assert [fields_of(m) for m in read.chat] == [fields_of(m) for m in chat_lines]
+    assert [person_of(m) for m in read.chat] == [person_of(m) for m in chat_lines]
+    assert fact_rows.all_facts(10 ** 9, CHAT_FETCH) is None
+    with CaptureQueriesContext(connection) as queries:
+        facts = read_table_facts(full_table.pk)
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 6)
+    assert facts.games == table_facts(full_table).games and facts.game.pk == game.pk
+
+
+def test_a_table_with_no_series_yet_has_no_game_and_no_results(cast):
+    table = tables.create_table(cast.alice, tables.TableSettings(name="empty"))
+    read = fact_rows.all_facts(table.pk, CHAT_FETCH)
+    assert read.table.pk == table.pk and read.series is None and read.game is None
+    assert read.results == [] and read.chat == [] and len(read.seats) == 4
+
+
+def test_results_that_name_another_series_are_read_again_for_the_latest(played):
+    """A series begun between the statements of the one query string (its results read
+    for the older one): the results are read again by the latest series' id."""
+    reads = fact_rows._reads(connection.vendor)
+    first = played.games.get(number=1)
+    elsewhere = (played.pk + 1, first.pk + 1, 7, "finished")  # another series' row
+    again = reads.results_of(played, [elsewhere])
+    assert results_fields(again) == results_fields(fact_rows.results(played.pk))
+    assert [g for g, *_ in again] == [first.pk]
+    assert reads.results_of(None, [elsewhere]) == []
