@@ -462,35 +462,80 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: int,
-                 rate: float, seconds: float | None = None) -> dict[str, Any]:
-    """Fuzz beside ``run``'s live tables; returns the fuzz figures and failures."""
-    fuzz_tables = max(1, sockets // 8)
-    specs = await run.orm(fixtures.make_tables, fuzz_tables, 0, label="fuzz")
+@dataclass
+class Preparation:
+    """What the attack needs ready: its tables (seats taken, no series yet) and
+    strangers' sessions, each socket's kind, port, target and session, and its process
+    started. Made before the live tables play (:func:`prepare`), as an attacker's
+    accounts exist before it attacks: made inside the measured window, its ~500 commits
+    in about a second held every live table's moves behind PostgreSQL's WAL flushes
+    (both web processes' writing threads stalled 0.9 s at once, the window's p99 1 s)."""
+
+    specs: list[fixtures.TableSpec]
+    plan: list[tuple[str, int, Target, str | None]]
+    strangers: list[str]
+    pool: ProcessPoolExecutor
+
+
+async def prepare(run: Run, *, sockets: int) -> Preparation:
+    """The attack's accounts, tables and process, beside ``run``'s tables (created)."""
+    specs = await run.orm(fixtures.make_tables, max(1, sockets // 8), 0, label="fuzz",
+                          start=False)
     fuzz_ids = [s.table_id for s in specs]
     live_ids = [s.table_id for s in run.specs]
     strangers = await run.orm(_strangers, max(1, sockets // 4), "stranger")
-    live_games = await run.orm(_game_ids, live_ids)
-    before = await run.orm(_digest, fuzz_ids)
     ports = run.layout.ports
     plan: list[tuple[str, int, Target, str | None]] = []
     for spec in specs:  # the seated fuzzers
         for key in spec.humans.values():
-            target = Target(spec.table_id, True, True, other_game_ids=live_games)
-            plan.append(("fuzz", ports[len(plan) % len(ports)], target, key))
+            plan.append(("fuzz", ports[len(plan) % len(ports)],
+                         Target(spec.table_id, True, True), key))
     while len(plan) < sockets:  # spectators, signed in or not, at live and fuzz tables
         table_id = random.choice(live_ids + fuzz_ids)
         session = random.choice(strangers) if random.random() < 0.7 else None
-        target = Target(table_id, False, session is not None, other_game_ids=live_games)
-        plan.append(("fuzz", ports[len(plan) % len(ports)], target, session))
+        plan.append(("fuzz", ports[len(plan) % len(ports)],
+                     Target(table_id, False, session is not None), session))
     for i in range(max(1, sockets // 20)):  # flooders
         target = Target(random.choice(fuzz_ids + live_ids), False, True)
         plan.append(("burst", ports[i % len(ports)], target, random.choice(strangers)))
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    # (the process started from a thread: that blocked this loop 0.3 s)
+    await asyncio.to_thread(lambda: pool.submit(_set_up).result())
+    return Preparation(specs, plan, strangers, pool)
+
+
+def _start_series(specs: list[fixtures.TableSpec]) -> None:
+    """Deal the fuzz tables' first games: what their seated fuzzers act on. Not before
+    the attack: a game whose player on turn never connected is given to a bot after a
+    minute (the absence rule), and the quiet minute of a staggered run is that long."""
+    from django.contrib.auth import get_user_model
+
+    from games.services import series as series_service
+
+    owners = get_user_model().objects.in_bulk([s.owner_id for s in specs])
+    for spec in specs:
+        series_service.start_series(spec.table_id, owners[spec.owner_id])
+
+
+async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: int,
+                 rate: float, seconds: float | None = None,
+                 prepared: Preparation | None = None) -> dict[str, Any]:
+    """Fuzz beside ``run``'s live tables (``prepared`` before they began, or here);
+    returns the fuzz figures and failures."""
+    if prepared is None:
+        prepared = await prepare(run, sockets=sockets)
+    plan, strangers, pool = prepared.plan, prepared.strangers, prepared.pool
+    fuzz_ids = [s.table_id for s in prepared.specs]
+    await run.orm(_start_series, prepared.specs)
+    live_games = await run.orm(_game_ids, [s.table_id for s in run.specs])
+    for kind, _port, target, _session in plan:
+        if kind == "fuzz":
+            target.other_game_ids = live_games
+    before = await run.orm(_digest, fuzz_ids)
+    ports = run.layout.ports
     refused = await _refused_handshakes(ports[0], strangers[0])
     limit = seconds if seconds else max(120.0, frames / max(1.0, sockets * rate) * 6)
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    try:  # the process started and joined from threads: either blocked this loop 0.3 s
-        await asyncio.to_thread(lambda: pool.submit(_set_up).result())
+    try:  # the process joined from a thread: that blocked this loop 0.3 s
         outcome = await asyncio.get_running_loop().run_in_executor(
             pool, run_attack, AttackPlan(plan, frames, rate, limit))
     finally:
@@ -546,12 +591,20 @@ async def scenario(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     trip is measured before (a quiet minute) and during the attack."""
     from tests.load.scenarios import _standard, correctness
 
-    run = await _standard(args, layout)
+    prepared: list[Preparation] = []
+
+    async def before_play(run: Run) -> None:
+        prepared.append(await prepare(run, sockets=args.sockets))
+
+    run = await _standard(args, layout, before_play=before_play)
     await run.supervise_for(args.stagger + 20.0)  # quiet 20 s, from the last table's start
     quiet = await run.orm(fixtures.latencies, run.specs, run.stats.acts, run.trackers)
     first = len(run.stats.acts)
-    fuzzed = await attack(run, args, frames=args.frames, sockets=args.sockets, rate=args.rate)
+    attack_began = time.monotonic()
+    fuzzed = await attack(run, args, frames=args.frames, sockets=args.sockets, rate=args.rate,
+                          prepared=prepared[0])
     during = await run.orm(fixtures.latencies, run.specs, run.stats.acts[first:], run.trackers)
+    disk_during = run.disk.report(attack_began, time.monotonic())
     moving = run.still_moving()
     await run.finish()
     res = await run.results()
@@ -559,6 +612,7 @@ async def scenario(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     res["fuzz"] = fuzzed
     res["round_trip_quiet_ms"] = percentiles(quiet)
     res["round_trip_during_fuzz_ms"] = percentiles(during)
+    res["disk_sync_during_fuzz_ms"] = disk_during  # a stall holds every commit
     res["not_moving_at_end"] = moving
     res["failures"] = correctness(res) + fuzzed["failures"]
     if res["server_log_errors"]:

@@ -6,6 +6,7 @@ import gc
 import json
 import math
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,55 @@ class GcPauses:
         taken = {str(g): percentiles(p) for g, p in self.pauses.items()}
         self.pauses = {0: [], 1: [], 2: []}
         return taken
+
+
+class DiskSyncProbe:
+    """How long this machine's disk takes to make 8 KB durable: a write and an
+    ``fdatasync`` every ``EVERY`` seconds, on a thread of its own, in a file of the run's
+    directory (on this machine the disk PostgreSQL writes its WAL to). Every commit
+    waits for such a flush, so a stall here holds every table's moves at once: seen as
+    0.5-0.7 s stalls of both web processes' writing threads together, with fsyncs of
+    this size stalled as long at the same seconds (issue 15)."""
+
+    EVERY = 0.1
+    STALL = 0.1  # a flush this slow is listed with its moment
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / "disk-sync-probe.bin"
+        self.samples: list[tuple[float, float]] = []  # (monotonic time, seconds)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="disk-sync-probe",
+                                        daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.path.unlink(missing_ok=True)
+
+    def _run(self) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            block = b"k" * 8192
+            while not self._stop.wait(self.EVERY):
+                os.lseek(fd, 0, os.SEEK_SET)
+                os.write(fd, block)
+                began = time.monotonic()
+                os.fdatasync(fd)
+                self.samples.append((began, time.monotonic() - began))
+        finally:
+            os.close(fd)
+
+    def report(self, since: float, until: float | None = None) -> dict[str, Any]:
+        """The flushes begun in [since, until]: percentiles (ms) and the stalls, each as
+        (seconds after ``since``, ms)."""
+        window = [(at, took) for at, took in self.samples
+                  if at >= since and (until is None or at <= until)]
+        return {**percentiles([took for _, took in window]),
+                "stalls": [(round(at - since, 1), round(took * 1000))
+                           for at, took in window if took >= self.STALL]}
 
 
 def _cpu_ticks(pid: int) -> int | None:

@@ -13,8 +13,8 @@ from typing import Any
 
 from tests.load import fixtures, probes
 from tests.load.clients import FloorRoom, Pacing, SeatClient, Stats, Tracker, pause
-from tests.load.layout import Layout, say
-from tests.load.measure import GcPauses, ProcSampler, percentiles
+from tests.load.layout import OUT, Layout, say
+from tests.load.measure import DiskSyncProbe, GcPauses, ProcSampler, percentiles
 
 ERROR_LINE = re.compile(r"Traceback|Exception inside application|\bERROR\b|\bCRITICAL\b"
                         r"|Unrecoverable error|HTTP 500|\s500\s")
@@ -42,6 +42,7 @@ class Run:
     own_gc: GcPauses = field(default_factory=GcPauses)
     own_gc_in_window: dict[str, Any] = field(default_factory=dict)
     series_restarted: int = 0
+    disk: DiskSyncProbe = field(default_factory=lambda: DiskSyncProbe(OUT))
 
     async def orm(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run an ORM call on the harness's one database thread."""
@@ -86,6 +87,7 @@ class Run:
         self.tasks.append(asyncio.ensure_future(self._sample()))
         self.tasks.append(asyncio.ensure_future(self._watch_own_loop()))
         self.own_gc.install()
+        self.disk.start()
 
     async def _watch_progress(self) -> None:
         ids = [s.table_id for s in self.specs]
@@ -168,6 +170,7 @@ class Run:
         await asyncio.wait(self.tasks, timeout=30)
         self.own_gc_in_window = self.own_gc.take()
         gc.enable()
+        self.disk.stop()
 
     # --- figures --------------------------------------------------------------------------
     def stalls_after(self, at: float, horizon: float = 120.0) -> dict[str, Any]:
@@ -267,6 +270,7 @@ class Run:
         out["closes_by_code"] = dict(self.stats.closes)
         out["series_restarted_by_owners"] = self.series_restarted
         out["processes"] = self.sampler.report()
+        out["disk_sync_ms"] = self.disk.report(self.started)
         out["restarts"] = {c.name: c.restarts for c in self.layout.children() if c.restarts}
         out["server_log_errors"] = scan_logs(self.layout)
         out["web_probes"] = web_probes(self.layout)

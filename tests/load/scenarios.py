@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tests.load import fixtures
@@ -89,10 +90,15 @@ def correctness(res: dict[str, Any]) -> list[str]:
 
 
 async def _standard(args: argparse.Namespace, layout: Layout, label: str = "load",
-                    bots: int | None = None) -> Run:
+                    bots: int | None = None,
+                    before_play: Callable[[Run], Awaitable[None]] | None = None) -> Run:
+    """The run's tables created, then ``before_play`` (not measured: the monitors, the
+    floor and the clients start after it), then every client connected and playing."""
     run = Run(layout, _pacing(args.think, getattr(args, "stagger", 0.0)))
     specs = await run.add_tables(args.tables, args.bots if bots is None else bots, label=label,
                                  clock=args.clock)
+    if before_play is not None:
+        await before_play(run)
     run.start_monitors()
     run.start_floor()
     run.start_clients(specs)

@@ -1,0 +1,33 @@
+"""The load harness's disk probe (tests/load/measure.py, issue 15): it times real
+flushes on a thread of its own and reports a window's flushes and stalls."""
+
+from __future__ import annotations
+
+import time
+
+from tests.load.measure import DiskSyncProbe
+from tests.waiting import wait_for
+
+
+def test_the_probe_times_real_flushes_until_stopped_and_leaves_no_file(tmp_path):
+    probe = DiskSyncProbe(tmp_path)
+    began = time.monotonic()
+    probe.start()
+    try:
+        wait_for(lambda: len(probe.samples) >= 3, 10, "three flushes")
+    finally:
+        probe.stop()
+    taken = len(probe.samples)
+    report = probe.report(began)
+    assert report["n"] == taken >= 3 and report["max"] > 0
+    assert not probe.path.exists()
+    assert len(probe.samples) == taken  # stopped: no flush after
+
+
+def test_a_window_counts_only_its_own_flushes_and_lists_its_stalls(tmp_path):
+    probe = DiskSyncProbe(tmp_path)
+    probe.samples = [(10.0, 0.002), (11.0, 0.6), (12.5, 0.004), (20.0, 0.9)]
+    report = probe.report(10.5, 13.0)
+    assert report["n"] == 2 and report["max"] == 600.0
+    assert report["stalls"] == [(0.5, 600)]  # 0.5 s into the window, 600 ms
+    assert probe.report(0.0)["stalls"] == [(11.0, 600), (20.0, 900)]
