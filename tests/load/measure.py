@@ -93,6 +93,11 @@ class DiskSyncProbe:
         finally:
             os.close(fd)
 
+    def stall_spans(self, since: float, until: float) -> list[tuple[float, float]]:
+        """When each stall of the window began and ended (monotonic times)."""
+        return [(at, at + took) for at, took in self.samples
+                if since <= at <= until and took >= self.STALL]
+
     def report(self, since: float, until: float | None = None) -> dict[str, Any]:
         """The flushes begun in [since, until]: percentiles (ms) and the stalls, each as
         (seconds after ``since``, ms)."""

@@ -31,3 +31,5 @@ def test_a_window_counts_only_its_own_flushes_and_lists_its_stalls(tmp_path):
     assert report["n"] == 2 and report["max"] == 600.0
     assert report["stalls"] == [(0.5, 600)]  # 0.5 s into the window, 600 ms
     assert probe.report(0.0)["stalls"] == [(11.0, 600), (20.0, 900)]
+    assert probe.stall_spans(10.5, 30.0) == [(11.0, 11.6), (20.0, 20.9)]
+    assert probe.stall_spans(10.5, 13.0) == [(11.0, 11.6)]
