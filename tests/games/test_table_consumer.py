@@ -47,6 +47,30 @@ def submit(game, user, action, version):
     return play.submit_action(game.pk, user, action, version)
 
 
+def count_calls(monkeypatch, owner, name: str) -> list[tuple]:
+    """Record the arguments of every call of ``owner.<name>``; the real one still runs."""
+    calls: list[tuple] = []
+    real = getattr(owner, name)
+
+    def recorded(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(owner, name, recorded)
+    return calls
+
+
+async def leader_connected(cast):
+    """A new series' table, game and state, the seat on lead, its first lead and that
+    player's socket (its snapshot read)."""
+    table, _series, game = await seated_series(cast)
+    state = await game_state(game)
+    leader = state.turn
+    lead = await connect(table.pk, cast.seated[leader])
+    await lead.receive_type("snapshot")
+    return table, game, state, leader, first_legal(state, leader, "lead").to_dict(), lead
+
+
 async def test_snapshot_on_connect_shows_only_own_hand(cast):
     table, series, game = await seated_series(cast)
     state = await game_state(game)
@@ -426,12 +450,7 @@ async def test_sure_refusals_never_wait_for_the_tables_lock(cast):
     While another transaction holds the table's row lock, they come back at once; the
     act that does need the lock (the next seat's legal reply) waits for it, and is
     then applied."""
-    table, series, game = await seated_series(cast)
-    state = await game_state(game)
-    leader = state.turn
-    action = first_legal(state, leader, "lead").to_dict()
-    lead = await connect(table.pk, cast.seated[leader])
-    await lead.receive_type("snapshot")
+    table, game, state, leader, action, lead = await leader_connected(cast)
     await submit(game, cast.seated[leader], action, 0)  # version 1 now, sent to `lead`
     assert (await lead.receive_type("event"))["version"] == 1
     after_lead = await game_state(game)
@@ -491,14 +510,7 @@ async def test_lock_free_refusals_share_one_read_until_the_table_moves(cast, mon
     reading thread); after a move they read again and judge the new version."""
     from games import consumers
 
-    reads: list[int] = []
-    read_rows = play.playing_rows
-
-    def counted(table_id: int):
-        reads.append(table_id)
-        return read_rows(table_id)
-
-    monkeypatch.setattr(play, "playing_rows", counted)
+    reads = count_calls(monkeypatch, play, "playing_rows")
     monkeypatch.setattr(consumers, "_playing_rows", consumers.SharedReads(30.0))
     table, series, game = await seated_series(cast)
     state = await game_state(game)
@@ -516,14 +528,14 @@ async def test_lock_free_refusals_share_one_read_until_the_table_moves(cast, mon
             f"R8: seat {leader} is on lead, not seat {other}"), illegal
     await stranger.send({"type": "reclaim"})
     assert (await stranger.receive_type("error"))["code"] == "invalid"
-    assert reads == [table.pk]  # three refusals, one read
+    assert reads == [(table.pk,)]  # three refusals, one read
     await submit(game, cast.seated[leader], action, 0)
     assert (await rec.receive_type("event"))["version"] == 1
     await rec.send({"type": "act", "action": action, "version": 1})  # judged on version 1
     illegal = await rec.receive_type("error")
     assert illegal["code"] == "illegal" and illegal["message"] == (
         f"R8: the trick has been led already (by seat {leader})"), illegal
-    assert reads == [table.pk, table.pk]
+    assert reads == [(table.pk,), (table.pk,)]
     assert await database_sync_to_async(Move.objects.filter(game=game).count)() == 1
     for r in (rec, stranger):
         await r.close()
@@ -537,27 +549,15 @@ async def test_an_act_naming_another_tables_game_is_read_once_a_missing_one_each
     take it later."""
     from games import consumers
 
-    asked: list[int] = []
-    another_game = play.another_game
-
-    def counted(table_id: int, game_id: int):
-        asked.append(game_id)
-        return another_game(table_id, game_id)
-
-    monkeypatch.setattr(play, "another_game", counted)
+    asked = count_calls(monkeypatch, play, "another_game")
     monkeypatch.setattr(consumers, "_settled_other_games", {})
-    table, series, game = await seated_series(cast)
-    state = await game_state(game)
-    leader = state.turn
-    action = first_legal(state, leader, "lead").to_dict()
-    lead = await connect(table.pk, cast.seated[leader])
-    await lead.receive_type("snapshot")
+    table, game, state, leader, action, lead = await leader_connected(cast)
     elsewhere = await database_sync_to_async(_other_tables_game)(cast)
     missing = elsewhere + 10 ** 6
     for named in (elsewhere, elsewhere, missing, missing):
         await lead.send({"type": "act", "action": action, "version": 0, "game_id": named})
         assert (await lead.receive_type("error"))["code"] == "not_found"
-    assert asked == [elsewhere, missing, missing]
+    assert [game_id for _table, game_id in asked] == [elsewhere, missing, missing]
     assert await database_sync_to_async(Move.objects.filter(game=game).count)() == 0
     await lead.close()
 
@@ -644,14 +644,7 @@ async def test_resyncs_share_a_read_until_the_table_moves_and_never_go_back(cast
     resync after an event always shows that event's version or a newer one."""
     from games import consumers
 
-    reads: list[int] = []
-    read_facts = consumers._read_facts
-
-    def counted(table_id: int):
-        reads.append(table_id)
-        return read_facts(table_id)
-
-    monkeypatch.setattr(consumers, "_read_facts", counted)
+    reads = count_calls(monkeypatch, consumers, "_read_facts")
     monkeypatch.setattr(consumers, "RESYNC_SHARE_SECONDS", 30.0)
     monkeypatch.setattr(consumers, "_resync_facts",
                         consumers.SharedReads(consumers.RESYNC_SHARE_SECONDS))
