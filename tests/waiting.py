@@ -10,17 +10,21 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
+def _checked(check: Callable[[], T], deadline: float, timeout: float, what: str) -> T:
+    """``check()``; fail, naming ``what``, when it is falsy and ``deadline`` has passed."""
+    value = check()
+    if not value and time.monotonic() >= deadline:
+        raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    return value
+
+
 def wait_for(check: Callable[[], T], timeout: float, what: str, interval: float = 0.05) -> T:
     """Poll ``check`` until it returns something truthy, and return that; fail after
     ``timeout`` seconds naming ``what`` was awaited."""
     deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    while not (value := _checked(check, deadline, timeout, what)):
         time.sleep(interval)
+    return value
 
 
 async def until(check: Callable[[], T], timeout: float, what: str,
@@ -28,13 +32,9 @@ async def until(check: Callable[[], T], timeout: float, what: str,
     """:func:`wait_for` on an event loop: poll ``check`` between the loop's other work
     (the consumers and tasks the test waits on run meanwhile)."""
     deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    while not (value := _checked(check, deadline, timeout, what)):
         await asyncio.sleep(interval)
+    return value
 
 
 def stays_false(check: Callable[[], object], window: float, what: str,
