@@ -74,8 +74,9 @@ def check_act(action: Any, expected_version: Any,
 
 class OtherGame(enum.Enum):
     """What a game an act names, other than the one its socket was told of, is to this
-    table (:func:`another_game`). ``ELSEWHERE`` and ``OVER`` hold for good: a game
-    never moves to another table and an ended game never plays again."""
+    table (:func:`another_game`). ``ELSEWHERE``, ``NEVER`` and ``OVER`` hold for good
+    (:attr:`settled`): a game never moves to another table, no game takes an id out of
+    range and an ended game never plays again."""
 
     ELSEWHERE = "elsewhere"  # a game of another table
     NEVER = "never"  # an id no game can have (below 1, beyond 64 bits)
