@@ -60,7 +60,9 @@ class DiskSyncProbe:
     directory (on this machine the disk PostgreSQL writes its WAL to). Every commit
     waits for such a flush, so a stall here holds every table's moves at once: seen as
     0.5-0.7 s stalls of both web processes' writing threads together, with fsyncs of
-    this size stalled as long at the same seconds (issue 15)."""
+    this size stalled as long at the same seconds (issue 15). Beside each flush it reads
+    how much the disk has written, so a window's report says whether the load itself
+    wrote much while the disk stalled."""
 
     EVERY = 0.1
     STALL = 0.1  # a flush this slow is listed with its moment
@@ -68,6 +70,8 @@ class DiskSyncProbe:
     def __init__(self, directory: Path) -> None:
         self.path = directory / "disk-sync-probe.bin"
         self.samples: list[tuple[float, float]] = []  # (monotonic time, seconds)
+        # (monotonic time, bytes the disk has written since boot), beside each flush
+        self.written: list[tuple[float, int]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="disk-sync-probe",
                                         daemon=True)
@@ -82,6 +86,7 @@ class DiskSyncProbe:
 
     def _run(self) -> None:
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        device = _device_of(self.path)
         try:
             block = b"k" * 8192
             while not self._stop.wait(self.EVERY):
@@ -90,6 +95,9 @@ class DiskSyncProbe:
                 began = time.monotonic()
                 os.fdatasync(fd)
                 self.samples.append((began, time.monotonic() - began))
+                written = _bytes_written(device)
+                if written is not None:
+                    self.written.append((began, written))
         finally:
             os.close(fd)
 
@@ -105,7 +113,38 @@ class DiskSyncProbe:
                   if at >= since and (until is None or at <= until)]
         return {**percentiles([took for _, took in window]),
                 "stalls": [(round(at - since, 1), round(took * 1000))
-                           for at, took in window if took >= self.STALL]}
+                           for at, took in window if took >= self.STALL],
+                "written_mib": self.written_mib(since, until)}
+
+    def written_mib(self, since: float, until: float | None = None) -> float | None:
+        """MiB the whole disk wrote in the window (every process's writes, the WAL and
+        the checkpoints among them): a stall that comes with a burst of writes is the
+        load's own; one without is the disk's. None where /proc/diskstats does not
+        show the run directory's disk."""
+        window = [written for at, written in self.written
+                  if at >= since and (until is None or at <= until)]
+        if len(window) < 2:
+            return None
+        return round((window[-1] - window[0]) / 2**20, 1)
+
+
+def _device_of(path: Path) -> tuple[int, int]:
+    """(major, minor) of the block device holding ``path``."""
+    device = os.stat(path).st_dev
+    return os.major(device), os.minor(device)
+
+
+def _bytes_written(device: tuple[int, int]) -> int | None:
+    """Bytes written to ``device`` since boot (/proc/diskstats counts 512-byte sectors);
+    None where it is not listed (a filesystem with no block device of its own)."""
+    try:
+        for line in Path("/proc/diskstats").read_text().splitlines():
+            fields = line.split()
+            if (int(fields[0]), int(fields[1])) == device:
+                return int(fields[9]) * 512
+    except (OSError, IndexError, ValueError):
+        return None
+    return None
 
 
 def _cpu_ticks(pid: int) -> int | None:
