@@ -46,7 +46,7 @@ from games.selectors import (
     shown_chat,
     spectator_count,
 )
-from games.services import fact_rows, rows
+from games.services import fact_rows
 
 # Chat lines read for everybody at once: enough that a reader who blocked a few chatty
 # people or reads only the players' channel still finds CHAT_BACKLOG lines among them;
@@ -150,11 +150,7 @@ class TableFacts:
 def table_facts(table: Table) -> TableFacts:
     """Read a table's shared facts (a handful of statements built once, and one Redis
     read; games/services/rows.py, games/services/fact_rows.py)."""
-    series, game = rows.latest_series_and_game(table)  # statements built once
-    return _facts_from(fact_rows.FactRows(
-        table, series, game, fact_rows.seats(table.pk),
-        fact_rows.results(series.pk) if series is not None else [],
-        fact_rows.recent_chat(table.pk, CHAT_FETCH)))
+    return _facts_from(fact_rows.facts_of(table, CHAT_FETCH))  # statements built once
 
 
 def read_table_facts(table_id: int) -> TableFacts | None:

@@ -106,24 +106,20 @@ class FactReads:
         # their roster may be read again. The results name their series, which a commit
         # between two statements could have made an older one than the latest.
         self.together = connection.vendor == "postgresql"
-        latest_series = rows.playing_read().latest_series_sql
+        playing = rows.playing_read()
         self.results_of_latest_sql = self.results_sql.replace(
             "SELECT ", f"SELECT g.{col(Game, 'series')}, ", 1).replace(
-            f"g.{col(Game, 'series')} = %s", f"g.{col(Game, 'series')} = ({latest_series})")
+            f"g.{col(Game, 'series')} = %s",
+            f"g.{col(Game, 'series')} = ({playing.latest_series_sql})")
         self.all_sql = "; ".join([self.table_sql, self.seats_sql, self.chat_sql,
-                                  self.results_of_latest_sql, rows.playing_read().latest_sql])
+                                  self.results_of_latest_sql, playing.latest_sql])
 
     def all(self, table_id: int, chat_limit: int) -> FactRows | None:
         """A table's :class:`FactRows`: one round trip on PostgreSQL (a second only when
         a series began between the statements), else one statement each."""
         if not self.together:
             table = self.table(table_id)
-            if table is None:
-                return None
-            series, game = rows.latest_series_and_game(table)
-            return FactRows(table, series, game, self.seats(table_id),
-                            self.results(series.pk) if series is not None else [],
-                            self.chat(table_id, chat_limit))
+            return None if table is None else self.of_table(table, chat_limit)
         params = [table_id, table_id, table_id, chat_limit, table_id, Game.Status.FINISHED,
                   Game.Status.VOIDED, *rows.playing_read().latest_params(table_id)]
         with connection.cursor() as cursor:
@@ -141,6 +137,13 @@ class FactReads:
             series, game = rows.playing_read().latest_from(cursor, table)
         return FactRows(table, series, game, seats,
                         self.results_of(series, results), chat)
+
+    def of_table(self, table: Table, chat_limit: int) -> FactRows:
+        """``table``'s :class:`FactRows`, one statement each."""
+        series, game = rows.latest_series_and_game(table)
+        return FactRows(table, series, game, self.seats(table.pk),
+                        self.results(series.pk) if series is not None else [],
+                        self.chat(table.pk, chat_limit))
 
     def results_of(self, series: Series | None, found: list[Any]) -> list[Result]:
         """The results of ``series`` from rows of ``results_of_latest_sql``; read again
@@ -228,6 +231,11 @@ def all_facts(table_id: int, chat_limit: int) -> FactRows | None:
     """A table's snapshot rows (:class:`FactRows`), None for no such table: one round
     trip on PostgreSQL."""
     return _reads(connection.vendor).all(table_id, chat_limit)
+
+
+def facts_of(table: Table, chat_limit: int) -> FactRows:
+    """The snapshot rows of ``table``, already read: one statement each."""
+    return _reads(connection.vendor).of_table(table, chat_limit)
 
 
 def results(series_id: int) -> list[Result]:
