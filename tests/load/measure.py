@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -103,14 +103,13 @@ class DiskSyncProbe:
 
     def stall_spans(self, since: float, until: float) -> list[tuple[float, float]]:
         """When each stall of the window began and ended (monotonic times)."""
-        return [(at, at + took) for at, took in self.samples
-                if since <= at <= until and took >= self.STALL]
+        return [(at, at + took) for at, took in _within(self.samples, since, until)
+                if took >= self.STALL]
 
     def report(self, since: float, until: float | None = None) -> dict[str, Any]:
         """The flushes begun in [since, until]: percentiles (ms) and the stalls, each as
         (seconds after ``since``, ms)."""
-        window = [(at, took) for at, took in self.samples
-                  if at >= since and (until is None or at <= until)]
+        window = _within(self.samples, since, until)
         return {**percentiles([took for _, took in window]),
                 "stalls": [(round(at - since, 1), round(took * 1000))
                            for at, took in window if took >= self.STALL],
@@ -121,11 +120,20 @@ class DiskSyncProbe:
         the checkpoints among them): a stall that comes with a burst of writes is the
         load's own; one without is the disk's. None where /proc/diskstats does not
         show the run directory's disk."""
-        window = [written for at, written in self.written
-                  if at >= since and (until is None or at <= until)]
+        window = _within(self.written, since, until)
         if len(window) < 2:
             return None
-        return round((window[-1] - window[0]) / 2**20, 1)
+        return round((window[-1][1] - window[0][1]) / 2**20, 1)
+
+
+S = TypeVar("S")
+
+
+def _within(samples: list[tuple[float, S]], since: float,
+            until: float | None) -> list[tuple[float, S]]:
+    """The (time, value) samples taken in [since, until] (no end: until now)."""
+    return [(at, value) for at, value in samples
+            if at >= since and (until is None or at <= until)]
 
 
 def _device_of(path: Path) -> tuple[int, int]:
