@@ -88,6 +88,16 @@ def scope_language(scope: Mapping[str, Any]) -> str:
     return translation.get_language_from_request(request)
 
 
+SCOPE_KEY = "language"
+
+
+def read_scope_language(scope: dict[str, Any]) -> None:
+    """(On the reading thread, with the handshake's user: kozel_site/ws.py.) The
+    socket's language, kept in the scope: a socket's first frame then needs no hop of
+    its own to learn it."""
+    scope[SCOPE_KEY] = scope_language(scope)
+
+
 class PreferredLanguageMiddleware:
     """After ``AuthenticationMiddleware``: a signed-in user's pages speak the profile's
     language, whatever the cookie or the browser says."""

@@ -12,16 +12,18 @@ from __future__ import annotations
 import collections
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
-from accounts.language import scope_language
+from accounts import language
 from games import flood_cooldown, presence_beats, selectors, snapshot
 from games.policy import policy, user_group
-from games.services import chat, clock, fact_rows, play, presence, publish, votes
+from games.presence import Connection
+from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
 from games.services.locks import Locked
 from games.shared_reads import SharedReads
@@ -43,6 +45,14 @@ CLOSE_FLOOD = 4008
 
 def _read_facts(table_id: int) -> snapshot.TableFacts | None:
     return snapshot.read_table_facts(table_id)  # one round trip (issue 15)
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What an accepted handshake read (``TableConsumer._arrive``)."""
+
+    facts: snapshot.TableFacts  # with this socket counted
+    seat_kept: bool  # a substitute keeps this person's casual seat warm
 
 
 # A table's facts, read once per refresh notice for all of this process's sockets at the
@@ -151,53 +161,59 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.flood_strikes = 0
         session = self.scope.get("session")
         invited = set(session.get("invited_tables", [])) if session is not None else set()
-        refusal = await db_read(self._refusal)(invited)
-        if refusal is not None:
-            await self.close(code=refusal)
-            return
-        await self.accept()
-        # Every socket of a signed-in user joins their own group, so a sanction reaches
-        # open connections at once (a suspension closes them; games/policy.py).
         self.hidden_ids: set[int] | None = set()
         self.hidden_senders: set[str] | None = set()
         self.show_spectators = False
-        if self.user is not None and self.user.is_authenticated:
+        # Every socket of a signed-in user joins their own group, so a sanction reaches
+        # open connections at once (a suspension closes them; games/policy.py); joined
+        # before their choices are read, so that a later change of them reaches it.
+        signed_in = self.user is not None and self.user.is_authenticated
+        if signed_in:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
         self.counted = True
-        seat_kept = await db_read(self._arrive)()
+        arrival = await db_read(self._arrive)(invited)
+        if isinstance(arrival, int):
+            self.counted = False
+            if signed_in:
+                await self.channel_layer.group_discard(user_group(self.user.pk),
+                                                       self.channel_name)
+            await self.close(code=arrival)
+            return
+        await self.accept()
         presence_beats.add(self)
         # Coming back to a casual table gives your seat back at once (UX): the
         # substitute bot played it only while you were away.
-        if seat_kept:
+        if arrival.seat_kept:
             await db_call(clock.return_to_seat)(self.table_id, self.user)
-        await self.send_snapshot()
+            await self.send_snapshot()  # read again: the seat is theirs now
+        else:
+            await self.send_snapshot(facts=arrival.facts)
 
-    # A handshake's reads, in two hops to the reading thread instead of six: each hop
-    # is a hand-over to a thread and back, and the 157 sockets the fuzzer opens at once
-    # (or a dead web process's clients coming back) made the worst ten seconds of the
-    # live tables beside them (python -m tests.load fuzz, issue 15).
-    def _refusal(self, invited: set[int]) -> int | None:
-        """The close code refusing this handshake, or None when the table exists and
-        this reader may view it."""
-        table = fact_rows.table(self.table_id)
-        if table is None:
+    # A handshake's reads, in one hop to the reading thread (after the user's, the
+    # suspension's and the language's, kozel_site/ws.py): each hop is a hand-over to a
+    # thread and back, and the 157 sockets the fuzzer opens at once (or a dead web
+    # process's clients coming back) made the worst ten seconds of the live tables
+    # beside them (python -m tests.load fuzz, issue 15). Whether the reader may view
+    # the table, plays here or has a seat kept warm is answered from the table's facts,
+    # read once for the snapshot too, instead of a query each.
+    def _arrive(self, invited: set[int]) -> int | Arrival:
+        """The close code refusing this handshake (no such table, a private table this
+        reader may not view), or the arrival: the table's facts with this socket counted
+        in the table's presence (Redis), this reader's choices kept on the socket, and
+        the Redis server the groups are joined on."""
+        facts = _read_facts(self.table_id)
+        if facts is None:
             return CLOSE_NOT_FOUND
-        if not selectors.may_view_table(table, self.user, invited):
+        if not selectors.may_view_table(facts.table, self.user, invited, facts.seats):
             return CLOSE_FORBIDDEN
-        return None
-
-    def _arrive(self) -> bool:
-        """After the accept (and the person's own group joined, so that a later change
-        of their choices reaches this socket): this reader's choices, the Redis server
-        the groups were joined on, the socket's presence (Redis, and the database only
-        read, as everything here: not on the writing thread, where a crowd of connects
-        queued beside the moves). Returns whether a substitute keeps this person's
-        casual seat warm."""
-        if self.user is not None and self.user.is_authenticated:
+        person = presence.person_id(self.user)
+        if person is not None:
             self._load_reader_choices()
         self.redis_run_id = presence.redis_run_id()
-        presence.connected(self.table_id, self.channel_name, self.user)
-        return clock.seat_kept_for(self.table_id, self.user)
+        presence.connected(self.table_id, self.channel_name, self.user, facts.plays_here)
+        return Arrival(
+            facts=facts.with_connection(Connection(self.channel_name, person)),
+            seat_kept=person is not None and facts.keeps_seat_for(person))
 
     async def disconnect(self, code: int) -> None:
         presence_beats.discard(self)
@@ -226,7 +242,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if not message["type"].startswith("websocket."):
             _note_table_message(self.table_id)  # resyncs read the table afresh
         if not hasattr(self, "language"):
-            self.language = await db_read(scope_language)(self.scope)
+            # Read with the handshake's user (kozel_site/asgi.py), else here.
+            self.language = self.scope.get(language.SCOPE_KEY) or await db_read(
+                language.scope_language)(self.scope)
         if translation.get_language() != self.language:
             translation.activate(self.language)
         await super().dispatch(message)
@@ -279,20 +297,24 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = wanted
         self.position = position
 
-    async def send_snapshot(self, notice: str | None = None, resync: bool = False) -> None:
+    async def send_snapshot(self, notice: str | None = None, resync: bool = False,
+                            facts: snapshot.TableFacts | None = None) -> None:
         """Send this reader's snapshot. For a refresh ``notice`` the table's facts are
         shared with this process's other sockets told the same (games/snapshot.py), for
         a ``resync`` with its other resyncs since the table's last message
-        (``_resync_facts``); a connect reads them afresh."""
+        (``_resync_facts``); a connect reads them afresh, with its handshake (``facts``).
+        """
         def read() -> Awaitable[snapshot.TableFacts | None]:
             return db_read(_read_facts)(self.table_id)
 
-        if notice is not None:
-            facts = await _shared_facts.get(f"{self.table_id}:{notice}", read)
-        elif resync:
-            facts = await _shared_since_last_message(_resync_facts, self.table_id, _read_facts)
-        else:
-            facts = await read()
+        if facts is None:
+            if notice is not None:
+                facts = await _shared_facts.get(f"{self.table_id}:{notice}", read)
+            elif resync:
+                facts = await _shared_since_last_message(_resync_facts, self.table_id,
+                                                         _read_facts)
+            else:
+                facts = await read()
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -492,12 +514,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     def _load_hidden_senders(self) -> None:
         """Whose chat lines this reader does not see (a block; None: the table muted), by
         id for snapshots and by username for live lines."""
-        from django.contrib.auth import get_user_model
-
-        ids = policy().hidden_chat_senders(self.user, self.table_id)
-        self.hidden_ids = ids
-        self.hidden_senders = None if ids is None else set(
-            get_user_model().objects.filter(pk__in=ids).values_list("username", flat=True))
+        named = policy().hidden_chat_senders_named(self.user, self.table_id)
+        self.hidden_ids = None if named is None else set(named)
+        self.hidden_senders = None if named is None else set(named.values())
 
     def _load_reader_choices(self) -> None:
         """This reader's own choices, kept on the socket so that a snapshot needs no

@@ -13,6 +13,10 @@ by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes 
 - ``hidden_chat_senders(user, table_id) -> set[int] | None``: senders whose lines
   ``user`` does not see at this table (people they blocked); ``None`` hides every line
   (they muted the table's chat). Used by the snapshot and by the consumer for live lines.
+  ``hidden_chat_senders_named(user, table_id) -> dict[int, str] | None``: the same, by
+  id with each sender's username (the consumer matches live lines by username); the
+  default reads the usernames after ``hidden_chat_senders``, a policy may read both in
+  one query.
 - ``check_seat(user, table)``: before ``user`` sits at ``table`` (services/tables).
 - ``check_partner(user, other)``: before a pair-queue invitation between the two is sent
   or accepted (games/queue).
@@ -68,6 +72,15 @@ class TablePolicy:
 
     def hidden_chat_senders(self, user: Any, table_id: int) -> set[int] | None:
         return set()
+
+    def hidden_chat_senders_named(self, user: Any, table_id: int) -> dict[int, str] | None:
+        ids = self.hidden_chat_senders(user, table_id)
+        if ids is None:
+            return None
+        from django.contrib.auth import get_user_model
+
+        return dict(get_user_model().objects.filter(pk__in=ids)
+                    .values_list("pk", "username"))
 
     def check_seat(self, user: Any, table: Any) -> None:
         return None

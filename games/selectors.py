@@ -154,15 +154,22 @@ def position_of(table: Table, series: Series | None, user: AbstractBaseUser | No
     return seat.position if seat else None
 
 
-def may_view_table(table: Table, user: AbstractBaseUser | None, invited: set[int]) -> bool:
-    """Public tables are open to all; a private one to its owner, its players and invitees."""
+def may_view_table(table: Table, user: AbstractBaseUser | None, invited: set[int],
+                   seats: Iterable[Seat] | None = None) -> bool:
+    """Public tables are open to all; a private one to its owner, its players and invitees.
+    ``seats``: the table's seats when the caller has read them (a table socket's
+    handshake has, with the table's other facts), so that no query asks again."""
     if not table.is_private:
         return True
     if table.pk in invited:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return table.owner_id == user.pk or Seat.objects.filter(table=table, user=user).exists()
+    if table.owner_id == user.pk:
+        return True
+    if seats is not None:
+        return any(seat.user_id == user.pk for seat in seats)
+    return Seat.objects.filter(table=table, user=user).exists()
 
 
 def series_dict(series: Series) -> dict[str, Any]:

@@ -16,7 +16,7 @@ the away notice. :class:`TableFacts` itself never leaves the server.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -132,6 +132,34 @@ class TableFacts:
     @property
     def playing(self) -> bool:
         return self.series is not None and self.series.status == Series.Status.PLAYING
+
+    # What a table socket's handshake asks of the person opening it, answered from the
+    # facts it reads anyway instead of a query each (issue 15).
+    def plays_here(self, user_id: int) -> bool:
+        """Whether the person sits at the table, or plays (or is kept warm) in its live
+        series: the facts' answer to games/services/presence.py's ``_plays_here``."""
+        if any(seat.user_id == user_id for seat in self.seats):
+            return True
+        if not self.playing:
+            return False
+        assert self.series is not None
+        return any(user_id in (row.user_id, row.away_user_id) for row in roster(self.series))
+
+    def keeps_seat_for(self, user_id: int) -> bool:
+        """Whether a substitute keeps a casual seat of the live series warm for the
+        person: the facts' answer to games/services/clock.py's ``seat_kept_for``."""
+        if not self.playing:
+            return False
+        assert self.series is not None
+        return not self.series.ranked and any(row.away_user_id == user_id and not row.gave_up
+                   for row in roster(self.series))
+
+    def with_connection(self, connection: Any) -> TableFacts:
+        """These facts with one more open socket counted: a handshake reads the facts
+        before it counts its own socket (it may be refused), then shows itself."""
+        if connection in self.connections:
+            return self
+        return replace(self, connections=[*self.connections, connection])
 
     def view_for(self, position: int | None) -> dict[str, Any] | None:
         """The game's view for ``position`` (None: the public view, R19), made once per

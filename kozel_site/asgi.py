@@ -13,7 +13,8 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from accounts.moderation.asgi import SuspensionGate  # noqa: E402
+from accounts.language import read_scope_language  # noqa: E402
+from accounts.moderation.asgi import SuspensionGate, read_suspension  # noqa: E402
 from kozel_site import autobahn_fixes, twisted_fixes  # noqa: E402
 from kozel_site.gc_tuning import freeze_after_start_up  # noqa: E402
 from kozel_site.routing import websocket_urlpatterns  # noqa: E402
@@ -28,8 +29,10 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            # A suspended account's handshakes are refused (issue 14).
-            auth_middleware_stack(SuspensionGate(URLRouter(websocket_urlpatterns)))
+            # A suspended account's handshakes are refused (issue 14). The suspension
+            # and the socket's language are read with the user, in one hop.
+            auth_middleware_stack(SuspensionGate(URLRouter(websocket_urlpatterns)),
+                                  readers=(read_suspension, read_scope_language))
         ),
     }
 )

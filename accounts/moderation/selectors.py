@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import CharField, Count, F, IntegerField, Max, Q, QuerySet, Value
 from django.utils import timezone
 
 from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
@@ -79,6 +79,29 @@ def blocks_among(user_ids: Iterable[int]) -> set[frozenset[int]]:
 
 def table_muted(user: Any, table_id: int) -> bool:
     return TableChatMute.objects.filter(user_id=user.pk, table_id=table_id).exists()
+
+
+# The row that stands for "this table's chat is muted" among the blocks: no account has
+# the id 0.
+_MUTED_ROW = 0
+
+
+def chat_filter_of(user: Any, table_id: int) -> dict[int, str] | None:
+    """Whom ``user`` hides at ``table_id``: the people they blocked, by id with their
+    usernames, or None when they muted the table's chat. One query (the blocks and the
+    mute as one union), where :func:`table_muted`, :func:`blocked_ids` and the usernames
+    were three: a table socket asks it at every handshake, on its process's one reading
+    thread (python -m tests.load drop: 1,000 handshakes, issue 15)."""
+    blocks = (Block.objects.filter(blocker_id=user.pk)
+              .values_list("blocked_id", "blocked__username"))
+    mute = (TableChatMute.objects.filter(user_id=user.pk, table_id=table_id)
+            .annotate(row=Value(_MUTED_ROW, output_field=IntegerField()),
+                      name=Value("", output_field=CharField()))
+            .values_list("row", "name"))
+    rows = list(blocks.union(mute, all=True))
+    if any(user_id == _MUTED_ROW for user_id, _ in rows):
+        return None
+    return dict(rows)
 
 
 # --- context ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ Presence is advisory: a Redis failure is logged, never raised into a consumer.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
@@ -38,8 +39,12 @@ def _plays_here(table_id: int, user_id: int) -> bool:
                                          series__status=Series.Status.PLAYING).exists())
 
 
-def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
-    """A socket opened at the table (``conn``: its channel name)."""
+def connected(table_id: int, conn: str, user: AbstractBaseUser | None,
+              plays_here: Callable[[int], bool] | None = None) -> None:
+    """A socket opened at the table (``conn``: its channel name). ``plays_here``: the
+    caller's answer to whether a person sits or plays here, when it has read the table
+    (a table socket's handshake: games/snapshot.py ``TableFacts.plays_here``); else two
+    queries answer it."""
     user_id = person_id(user)
     try:
         was_away = user_id is not None and user_id not in store.live_user_ids(table_id)
@@ -47,7 +52,9 @@ def connected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
     except Exception:  # noqa: BLE001 - advisory; see the module docstring
         logger.exception("presence: could not record a connect at table %s", table_id)
         return
-    if was_away and user_id is not None and _plays_here(table_id, user_id):
+    if not was_away or user_id is None:
+        return
+    if plays_here(user_id) if plays_here is not None else _plays_here(table_id, user_id):
         publish.table_changed(table_id)
 
 

@@ -45,10 +45,14 @@ def session_for(user: Any) -> str:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
+    from accounts import language
+
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    # A sign-in keeps the profile's language in the session (accounts.language.on_login).
+    language.remember(store, language.profile_language(user))
     store.save()
     return str(store.session_key)
 
