@@ -15,13 +15,15 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from accounts.language import read_scope_language  # noqa: E402
 from accounts.moderation.asgi import SuspensionGate, read_suspension  # noqa: E402
-from kozel_site import autobahn_fixes, twisted_fixes  # noqa: E402
+from kozel_site import autobahn_fixes, autobahn_gil, twisted_fixes  # noqa: E402
 from kozel_site.gc_tuning import freeze_after_start_up  # noqa: E402
 from kozel_site.routing import websocket_urlpatterns  # noqa: E402
 from kozel_site.ws import auth_middleware_stack  # noqa: E402
 
 # daphne's frames without autobahn's discarded debug highlighting (the module says why).
 autobahn_fixes.install()
+# daphne's frames unmasked and validated with the GIL kept (the module says why).
+autobahn_gil.install()
 # Frames sent at once, not on the loop's next turn (the module says why).
 twisted_fixes.install()
 
