@@ -7,14 +7,22 @@ and two ``click.style`` calls, all thrown away by txaio's logger unless it logs 
 debug. Under the fuzzer that was 4.7 % of a web process's samples holding the GIL (1.7
 % at 100 tables at human pace; py-spy, python -m tests.load, issue 15).
 
+Every connection does the same with ``pformat``: ``_connectionMade`` pretty-prints its
+29 options, and ``startHandshake`` the transport's details, for two more ``log.debug``
+lines (0.23 ms of the event loop per connection, measured: 18 ms for the 78 handshakes
+each web process takes when the fuzzer's sockets connect; python -m tests.load fuzz).
+
 The fix: in the two modules on that path the two names return a lazy value, which
-highlights only when a log line is formatted, to the same text. Remove it when
-autobahn skips the work for a disabled level.
+highlights only when a log line is formatted, to the same text; so does ``pformat`` in
+autobahn's protocol module, whose one other use (``Timings.__str__``, which must return
+a string) keeps the real one. Remove it when autobahn skips the work for a disabled
+level.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pprint import pformat
 from typing import Any
 
 
@@ -44,14 +52,24 @@ def _lazy(original: Callable[..., str]) -> Callable[..., _Highlighted]:
 
 
 def install() -> None:
-    """Make ``hltype`` and ``hlval`` lazy where daphne's frames pass (idempotent)."""
+    """Make ``hltype``, ``hlval`` and the protocol's ``pformat`` lazy where daphne's frames
+    and connections pass (idempotent)."""
     try:
         from autobahn.twisted import websocket as twisted_websocket
         from autobahn.websocket import protocol
     except ImportError:  # pragma: no cover - daphne always brings autobahn
         return
-    for module in (twisted_websocket, protocol):
-        for name in ("hltype", "hlval"):
+    lazy_names = ((twisted_websocket, ("hltype", "hlval")),
+                  (protocol, ("hltype", "hlval", "pformat")))
+    for module, names in lazy_names:
+        for name in names:
             original = getattr(module, name, None)
             if original is not None and not getattr(original, "kozel_lazy", False):
                 setattr(module, name, _lazy(original))
+    if hasattr(protocol, "Timings"):
+        protocol.Timings.__str__ = _timings_text  # a string, as str() requires
+
+
+def _timings_text(timings: Any) -> str:
+    """autobahn's ``Timings.__str__``, with the real ``pformat``."""
+    return pformat(timings._timings)

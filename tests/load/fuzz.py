@@ -31,7 +31,7 @@ from websockets.exceptions import ConnectionClosed
 from tests.load import fixtures
 from tests.load.clients import CONNECT_ERRORS, open_socket, pause
 from tests.load.layout import Layout, say
-from tests.load.measure import load_average, percentiles
+from tests.load.measure import cpu_seconds, load_average, percentiles
 from tests.load.runner import Run
 
 PUSHES = {"event", "chat", "notice", "chat_hidden"}
@@ -654,18 +654,23 @@ def _truth(table_ids: list[int]) -> dict[str, Any]:
 
 
 async def _open_many(port_list: list[int], table_ids: list[int], sessions: list[str | None],
-                     count: int, failures: Counter[str] | None = None) -> list[Any]:
+                     count: int, failures: Counter[str] | None = None,
+                     took: list[float] | None = None) -> list[Any]:
     """Open ``count`` sockets, 50 at a time, each waiting for its snapshot; those that
-    fail are counted in ``failures`` by the error's name (a 403, a timeout, ...)."""
+    fail are counted in ``failures`` by the error's name (a 403, a timeout, ...), and
+    the seconds from each opening's start to its snapshot go to ``took``."""
     opened: list[Any] = []
 
     async def one(i: int) -> None:
+        begin = time.monotonic()
         try:
             ws = await open_socket(port_list[i % len(port_list)],
                                    f"/ws/table/{table_ids[i % len(table_ids)]}/",
                                    sessions[i % len(sessions)], timeout=30)
             await asyncio.wait_for(ws.recv(), 30)
             opened.append(ws)
+            if took is not None:
+                took.append(time.monotonic() - begin)
         except CONNECT_ERRORS as exc:
             if failures is not None:
                 failures[f"{type(exc).__name__}: {str(exc)[:80]}"] += 1
@@ -697,7 +702,6 @@ async def drop(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     from tests.load.scenarios import _standard, correctness
 
     run = await _standard(args, layout)
-    await run.supervise_for(5.0)
     ids = [s.table_id for s in run.specs]
     truth = await run.orm(_truth, ids)
     strangers = await run.orm(_strangers, 50, "dropper")
@@ -705,12 +709,23 @@ async def drop(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     sessions: list[str | None] = [*strangers, *seated[:20], None]
     out: dict[str, Any] = {"truth": {"open_sockets": truth["open_sockets"],
                                      "spectators": sum(truth["spectators"].values())}}
-    begin = time.monotonic()
+    # What the live tables alone cost the web processes, to tell the handshakes' own.
+    webs = [child.pid for child in layout.webs]
+    quiet_at, quiet_cpu = time.monotonic(), cpu_seconds(webs)
+    await run.supervise_for(5.0)
+    quiet_rate = (cpu_seconds(webs) - quiet_cpu) / (time.monotonic() - quiet_at)
+    begin, cpu_before = time.monotonic(), cpu_seconds(webs)
     failed: Counter[str] = Counter()
-    opened = await _open_many(layout.ports, ids, sessions, args.sockets, failed)
+    took: list[float] = []
+    opened = await _open_many(layout.ports, ids, sessions, args.sockets, failed, took)
+    elapsed = time.monotonic() - begin
     out["opened"] = len(opened)
     out["open_failures"] = dict(failed.most_common(5))
-    out["open_seconds"] = round(time.monotonic() - begin, 1)
+    out["open_seconds"] = round(elapsed, 1)
+    out["handshake_ms"] = percentiles(took)  # from the opening to the snapshot
+    # The web processes' CPU per handshake (to its snapshot), beyond the live tables'.
+    handshakes_cpu = cpu_seconds(webs) - cpu_before - quiet_rate * elapsed
+    out["web_cpu_ms_per_handshake"] = round(1000 * handshakes_cpu / max(1, len(opened)), 2)
     await run.supervise_for(3.0)
     during = await run.orm(_truth, ids)
     out["counted_while_open"] = during["open_sockets"]

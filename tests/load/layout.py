@@ -227,7 +227,11 @@ class Layout:
             "LOG_LEVEL": "WARNING",
             "KOZEL_PRESENCE_HEARTBEAT_SECONDS": str(self.heartbeat),
             "KOZEL_LOAD_FLOOR": "1",
-            "PYTHONUNBUFFERED": "1",
+            # No PYTHONUNBUFFERED: as under the README's systemd units, daphne's access
+            # log (its stdout) is buffered. Unbuffered, each line was a write of its own,
+            # three per socket, and each gave the event loop's GIL away to the process's
+            # busy database threads (the loop's stall samples, issue 15). Errors and the
+            # probes' lines go to stderr, which Python flushes line by line.
         }
         if self.sweep_seconds is not None:
             env["KOZEL_SWEEP_SECONDS"] = str(self.sweep_seconds)

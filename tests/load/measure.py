@@ -163,6 +163,11 @@ def _cpu_ticks(pid: int) -> int | None:
         return None
 
 
+def cpu_seconds(pids: list[int | None]) -> float:
+    """The CPU seconds these processes have used so far (those gone count 0)."""
+    return sum(_cpu_ticks(pid) or 0 for pid in pids if pid is not None) / TICKS
+
+
 def _rss_mib(pid: int) -> float | None:
     try:
         return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 2 ** 20

@@ -3,6 +3,8 @@ highlighting, and a debug line that is logged still reads the same (issue 15).""
 
 from __future__ import annotations
 
+import pprint
+
 import autobahn.util
 from autobahn.twisted import websocket as twisted_websocket
 from autobahn.websocket import protocol
@@ -32,3 +34,18 @@ def test_a_frames_debug_values_are_highlighted_only_when_a_line_is_formatted(
     assert line == f"{expected_kind} sent {autobahn.util.hlval(1234)} bytes"
     assert calls  # formatted: highlighted by autobahn's own functions
     assert str(value) == autobahn.util.hlval(1234)
+
+
+def test_a_connections_options_are_pretty_printed_only_for_a_line_that_is_formatted():
+    """``_connectionMade`` and ``startHandshake`` pass ``pformat(...)`` to a disabled
+    ``log.debug``: lazy, and the same text when a line is formatted; ``Timings`` still
+    prints as a string."""
+    assert protocol.pformat.kozel_lazy  # kozel_site.asgi installed it
+    options = [("openHandshakeTimeout", 5, "WebSocketServerFactory"), ("maxFramePayloadSize", 0,
+               "WebSocketServerFactory")]
+    lazy = protocol.pformat(options)
+    assert not isinstance(lazy, str)
+    assert f"\n{lazy}" == "\n" + pprint.pformat(options)
+    timings = protocol.Timings()
+    timings.track("onOpen")
+    assert str(timings) == pprint.pformat(timings._timings) and "onOpen" in str(timings)
