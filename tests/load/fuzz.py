@@ -702,6 +702,12 @@ async def drop(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     from tests.load.scenarios import _standard, correctness
 
     run = await _standard(args, layout)
+    # What the live tables alone cost the web processes, to tell the handshakes' own;
+    # meanwhile every live socket settles, before the truth is read.
+    webs = [child.pid for child in layout.webs]
+    quiet_at, quiet_cpu = time.monotonic(), cpu_seconds(webs)
+    await run.supervise_for(5.0)
+    quiet_rate = (cpu_seconds(webs) - quiet_cpu) / (time.monotonic() - quiet_at)
     ids = [s.table_id for s in run.specs]
     truth = await run.orm(_truth, ids)
     strangers = await run.orm(_strangers, 50, "dropper")
@@ -709,11 +715,6 @@ async def drop(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     sessions: list[str | None] = [*strangers, *seated[:20], None]
     out: dict[str, Any] = {"truth": {"open_sockets": truth["open_sockets"],
                                      "spectators": sum(truth["spectators"].values())}}
-    # What the live tables alone cost the web processes, to tell the handshakes' own.
-    webs = [child.pid for child in layout.webs]
-    quiet_at, quiet_cpu = time.monotonic(), cpu_seconds(webs)
-    await run.supervise_for(5.0)
-    quiet_rate = (cpu_seconds(webs) - quiet_cpu) / (time.monotonic() - quiet_at)
     begin, cpu_before = time.monotonic(), cpu_seconds(webs)
     failed: Counter[str] = Counter()
     took: list[float] = []
