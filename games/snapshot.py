@@ -151,8 +151,8 @@ class TableFacts:
         if not self.playing:
             return False
         assert self.series is not None
-        return not self.series.ranked and any(row.away_user_id == user_id and not row.gave_up
-                   for row in roster(self.series))
+        return not self.series.ranked and any(
+            row.away_user_id == user_id and not row.gave_up for row in roster(self.series))
 
     def with_connection(self, connection: Any) -> TableFacts:
         """These facts with one more open socket counted: a handshake reads the facts

@@ -57,14 +57,11 @@ class ModerationPolicy(TablePolicy):
             file_filter_report(message, verdict.matched)
 
     def hidden_chat_senders(self, user: Any, table_id: int) -> set[int] | None:
-        if user is None or not getattr(user, "is_authenticated", False):
-            return set()
-        if selectors.table_muted(user, table_id):
-            return None
-        return selectors.blocked_ids(user)
+        named = self.hidden_chat_senders_named(user, table_id)
+        return None if named is None else set(named)
 
     def hidden_chat_senders_named(self, user: Any, table_id: int) -> dict[int, str] | None:
-        """One query instead of the base class's two or three (the handshake's read)."""
+        """One query (the blocks and the mute together; the handshake's read)."""
         if user is None or not getattr(user, "is_authenticated", False):
             return {}
         return selectors.chat_filter_of(user, table_id)

@@ -59,11 +59,6 @@ def is_moderator(user: Any) -> bool:
         user.is_superuser or user.groups.filter(name=MODERATOR_GROUP).exists()))
 
 
-def blocked_ids(user: Any) -> set[int]:
-    """People ``user`` blocked."""
-    return set(Block.objects.filter(blocker_id=user.pk).values_list("blocked_id", flat=True))
-
-
 def blocks_between(a_id: int, b_id: int) -> bool:
     return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id)
                                 | Q(blocker_id=b_id, blocked_id=a_id)).exists()
@@ -89,9 +84,9 @@ _MUTED_ROW = 0
 def chat_filter_of(user: Any, table_id: int) -> dict[int, str] | None:
     """Whom ``user`` hides at ``table_id``: the people they blocked, by id with their
     usernames, or None when they muted the table's chat. One query (the blocks and the
-    mute as one union), where :func:`table_muted`, :func:`blocked_ids` and the usernames
-    were three: a table socket asks it at every handshake, on its process's one reading
-    thread (python -m tests.load drop: 1,000 handshakes, issue 15)."""
+    mute as one union), where the mute, the blocks and the usernames were three: a table
+    socket asks it at every handshake, on its process's one reading thread (python -m
+    tests.load drop: 1,000 handshakes, issue 15)."""
     blocks = (Block.objects.filter(blocker_id=user.pk)
               .values_list("blocked_id", "blocked__username"))
     mute = (TableChatMute.objects.filter(user_id=user.pk, table_id=table_id)

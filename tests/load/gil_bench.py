@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                        "kozel_site.autobahn_gil": (autobahn_gil.create_xor_masker,
                                                    autobahn_gil.CodecUtf8Validator)}
     print(f"{args.frames} frames of {args.size} bytes; switch interval "
-          f"{1000 * __import__('sys').getswitchinterval():.0f} ms; {os.cpu_count()} CPUs")
+          f"{1000 * sys.getswitchinterval():.0f} ms; {os.cpu_count()} CPUs")
     for name, (masker, validator) in implementations.items():
         alone = _figures(_timed(masker, validator, payload, args.frames))
         stop = threading.Event()
