@@ -119,18 +119,24 @@ class PlayingRead:
                 series="(" + latest_series.format(playing="") + ")")
 
     def lock(self, table_id: int) -> Locked | None:
+        if _begins_here():
+            return self._read("BEGIN; " + self.lock_sql, table_id, begun=True)
         return self._read(self.lock_sql, table_id)
 
     def peek(self, table_id: int) -> Locked | None:
         """The rows :meth:`lock` locks, read without a lock."""
         return self._read(self.peek_sql, table_id)
 
-    def _read(self, sql: str, table_id: int) -> Locked | None:
+    def _read(self, sql: str, table_id: int, begun: bool = False) -> Locked | None:
+        """``begun``: ``sql`` opens the transaction (``BEGIN`` first, whose result
+        comes before the rows)."""
         params: list[Any] = [Series.Status.PLAYING, table_id]
         if self.together:
             params += [table_id, Series.Status.PLAYING]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
+            if begun:
+                cursor.nextset()
             row = cursor.fetchone()
             if row is None:
                 return None
@@ -296,6 +302,36 @@ class Writes:
         params = [value for _, values in [*inserts, *updates] for value in values]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
+
+
+def _begins_here() -> bool:
+    """Whether the move's locking read may open its transaction itself, ``BEGIN`` in
+    front of it in the same query string, and if so make psycopg leave the beginning to
+    it. psycopg otherwise sends its ``BEGIN`` alone before a transaction's first
+    statement: one round trip of the move's three, each a wait for PostgreSQL on the
+    web process's writing thread and for the GIL after it (python -m tests.load, issue
+    15).
+
+    Only as the outermost ``atomic`` block on PostgreSQL (:func:`_commits_here`, where
+    psycopg would begin the transaction now), with psycopg's plain ``BEGIN`` (no
+    isolation level, read-only or deferrable set, which it would add). psycopg's
+    autocommit is set for that, as it may be while no transaction is open, and left so
+    to the block's end, where Django sets it anyway: every statement after the read
+    runs in the transaction the read opened, and the block's COMMIT or ROLLBACK ends it
+    (psycopg sends those whenever a transaction is open, whatever its autocommit).
+    tests/games/test_move_rows.py holds a move to two round trips and a refused one to
+    a clean rollback."""
+    if connection.vendor != "postgresql" or not _commits_here():
+        return False
+    from psycopg.pq import TransactionStatus
+
+    pg = connection.connection
+    if (pg.autocommit or pg.info.transaction_status != TransactionStatus.IDLE
+            or pg.isolation_level is not None or pg.read_only is not None
+            or pg.deferrable is not None):
+        return False
+    pg.autocommit = True
+    return True
 
 
 def _commits_here() -> bool:

@@ -25,6 +25,7 @@ from games import engine, signals
 from games.models import Game, Move, Series, SeriesSeat, Table
 from games.services import play, rows
 from games.services import series as series_service
+from games.services.errors import StaleVersionError
 from tests.games.helpers import (
     current_game,
     first_legal,
@@ -133,10 +134,10 @@ def queries_sent() -> Iterator[list[str]]:
                 sent.append(rest[0].strip().strip('"') if rest else kind)
 
 
-def test_a_move_takes_three_round_trips(postgresql, playing, full_table):
-    """psycopg's BEGIN; the locking read with the roster after it; the Move and the
-    Game with the COMMIT (was five: the roster and the COMMIT apart, issue 15). The
-    block's own COMMIT then sends nothing, and the move is stored and announced."""
+def test_a_move_takes_two_round_trips(postgresql, playing, full_table):
+    """The BEGIN, the locking read and the roster after it; the Move and the Game with
+    the COMMIT (was five: psycopg's BEGIN, the roster and the COMMIT apart, issue 15).
+    The block's own COMMIT then sends nothing, and the move is stored."""
     game = current_game(playing)
     state = state_of(game)
     users = users_by_position(playing)
@@ -144,14 +145,36 @@ def test_a_move_takes_three_round_trips(postgresql, playing, full_table):
     with queries_sent() as sent:
         version = play.submit_table_action(full_table.pk, users[state.turn],
                                            action.to_dict(), 0)
-    assert [q.split()[0] for q in sent] == ["BEGIN", "SELECT", "WITH"], sent
-    assert "FOR UPDATE" in sent[1] and sent[2].endswith("; COMMIT")
+    assert [q.split()[:2] for q in sent] == [["BEGIN;", "SELECT"], ["WITH", "i0"]], sent
+    assert "FOR UPDATE" in sent[0] and sent[1].endswith("; COMMIT")
     assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert connection.connection.autocommit and connection.get_autocommit()
     assert Game.objects.get(pk=game.pk).version == version == 1
     assert Move.objects.filter(game=game).count() == 1
 
 
-def test_the_move_that_ends_a_series_takes_three_round_trips(postgresql, cast, full_table):
+def test_an_act_refused_under_the_lock_rolls_back_the_transaction_its_read_opened(
+        postgresql, playing, full_table):
+    """A stale act is refused after the locking read opened the transaction: the block's
+    ROLLBACK ends it, nothing is stored, and the connection is left as Django expects
+    outside a block, so the next move again takes its two round trips (issue 15)."""
+    game = current_game(playing)
+    state = state_of(game)
+    users = users_by_position(playing)
+    action = first_legal(state, state.turn).to_dict()
+    with queries_sent() as sent, pytest.raises(StaleVersionError):
+        play.submit_table_action(full_table.pk, users[state.turn], action, 3)
+    assert [q.split()[0] for q in sent] == ["BEGIN;", "ROLLBACK"], sent
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert connection.get_autocommit() and not connection.in_atomic_block
+    assert Game.objects.get(pk=game.pk).version == 0
+    with queries_sent() as sent:
+        play.submit_table_action(full_table.pk, users[state.turn], action, 0)
+    assert [q.split()[0] for q in sent] == ["BEGIN;", "WITH"], sent
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_the_move_that_ends_a_series_takes_two_round_trips(postgresql, cast, full_table):
     """The last move of a game also stores the game's result, scores the series and
     ends it with its table (R14–R18): those writes ride in the move's own statement,
     which commits (was nine round trips: the game's, the result's, the series' and the
@@ -175,11 +198,11 @@ def test_the_move_that_ends_a_series_takes_three_round_trips(postgresql, cast, f
     finally:
         signals.game_finished.disconnect(dispatch_uid="test-rows-game")
         signals.series_finished.disconnect(dispatch_uid="test-rows-series")
-    assert [q.split()[0] for q in sent[:3]] == ["BEGIN", "SELECT", "WITH"], sent
+    assert [q.split()[0] for q in sent[:2]] == ["BEGIN;", "WITH"], sent
     for table in ("games_move", "games_gameresult", "games_game", "games_series",
                   "games_table"):
-        assert f'"{table}"' in sent[2], table
-    assert sent[2].endswith("; COMMIT")
+        assert f'"{table}"' in sent[1], table
+    assert sent[1].endswith("; COMMIT")
     assert ended == [("game", playing.pk), ("completed", playing.pk)]
     stored = Game.objects.select_related("result").get(pk=game.pk)
     result = engine.outcome(state_of(stored))
@@ -254,7 +277,7 @@ def test_the_one_locking_statement_takes_table_series_game_in_that_order(postgre
             with probe.cursor() as cursor:
                 # (the statement's text is cut at 1 kB there: its start is its own)
                 cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
-                               " = 'Lock' AND query LIKE %s", ['SELECT t."id", %'])
+                               " = 'Lock' AND query LIKE %s", ['BEGIN; SELECT t."id", %'])
                 return cursor.fetchone()[0] == 1
 
         wait_for(waiting_for_series, timeout=10, what="the locking statement waiting")
