@@ -29,6 +29,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="beat sweep period, seconds (default: the site's)")
         p.add_argument("--heartbeat", type=float, default=10.0,
                        help="presence heartbeat seconds (entries expire after 3)")
+        p.add_argument("--probes", action="store_true",
+                       help="probes in the web processes: where a move waits, and the "
+                            "loop's stalls (tests/load/probes.py; they cost those "
+                            "processes a fifth of their CPU, so the figures are taken "
+                            "without them)")
 
     def staggered(p: argparse.ArgumentParser) -> None:
         p.add_argument("--stagger", type=float, default=0.0,

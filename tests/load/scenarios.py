@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.load import fixtures
+from tests.load import fixtures, probes
 from tests.load.clients import Pacing
 from tests.load.layout import OUT, Layout, say
 from tests.load.measure import cpu_times, load_average, print_table, steal_percent, write_json
@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
                     heartbeat=args.heartbeat, sweep_seconds=args.sweep,
                     own_pg="postgres" in getattr(args, "kill", ""))
     layout.extra_env["KOZEL_CHANNEL_LAYER"] = args.channel_layer
+    layout.extra_env[probes.ENABLED] = "1" if args.probes else "0"
     layout.logs = OUT / f"logs-{args.scenario}-{args.broker}-web{args.web}"
     layout.db_name = f"kozel_load_{args.scenario}_{args.broker}"  # kept, for a look
     scenario = {"play": play, "capacity": capacity, "faults": faults, "fuzz": fuzz_scenario,
