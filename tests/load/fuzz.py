@@ -31,7 +31,13 @@ from websockets.exceptions import ConnectionClosed
 from tests.load import fixtures
 from tests.load.clients import CONNECT_ERRORS, open_socket, pause
 from tests.load.layout import Layout, say
-from tests.load.measure import cpu_seconds, load_average, percentiles
+from tests.load.measure import (
+    cpu_seconds,
+    latency_targets,
+    load_average,
+    percentiles,
+    ratio_to_floor,
+)
 from tests.load.runner import Run
 
 PUSHES = {"event", "chat", "notice", "chat_hidden"}
@@ -644,11 +650,10 @@ def _during_the_attack(run: Run, moves: dict[str, Any], began: float,
     floor = percentiles([latency for room in run.floors for sent, latency in room.samples
                          if began <= sent <= ended])
     out: dict[str, Any] = {"floor_during_fuzz_ms": floor}
-    if floor.get("p99") and moves.get("p99"):
-        ratio = round(moves["p99"] / floor["p99"], 2)
+    ratio = ratio_to_floor(moves, floor)
+    if ratio is not None:
         out["ratio_during_fuzz_p99_to_floor"] = ratio
-        out["targets_during_fuzz"] = {"p99_le_50ms": moves["p99"] <= 50,
-                                      "p99_le_3x_floor": ratio <= 3}
+        out["targets_during_fuzz"] = latency_targets(moves["p99"], ratio)
     return out
 
 

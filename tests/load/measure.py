@@ -30,6 +30,24 @@ def percentiles(samples: list[float], scale: float = 1000.0) -> dict[str, float 
             "max": round(ordered[-1] * scale, 2)}
 
 
+TARGET_P99_MS = 50.0  # issue 15: a live move's round trip p99, at 100 tables and beside
+TARGET_RATIO = 3.0  # the fuzzer; and at most this many times the echo floor's p99
+
+
+def ratio_to_floor(moves: dict[str, Any], floor: dict[str, Any]) -> float | None:
+    """The moves' p99 as a multiple of the floor's (both :func:`percentiles`), or None
+    when either has no samples."""
+    if floor.get("p99") and moves.get("p99"):
+        return round(moves["p99"] / floor["p99"], 2)
+    return None
+
+
+def latency_targets(p99: float | None, ratio: float | None) -> dict[str, bool]:
+    """Issue 15's two latency targets, met or not (a missing figure is not met)."""
+    return {"p99_le_50ms": p99 is not None and p99 <= TARGET_P99_MS,
+            "p99_le_3x_floor": ratio is not None and ratio <= TARGET_RATIO}
+
+
 class GcPauses:
     """Each cyclic garbage collection's pause in this process, by generation: while
     one runs every thread of the process stands still (``gc.callbacks``)."""

@@ -16,7 +16,7 @@ the window's percentiles. The harness reads them back into its results
 They run only when the harness is asked for them (``--probes``, which sets
 ``KOZEL_LOAD_PROBES=1`` in the web processes): the sampler's thread wakes every 2.5 ms
 and takes the GIL, the loop's beat wakes the loop every 5 ms. Measured under the
-fuzzer, three runs each way alternating: the web processes used 17.7–20.4 % of a core
+fuzzer, three runs each way alternating: the web processes used 17.1–20.4 % of a core
 without them and 23.7–24.7 % with them, and the live tables' move p50 rose from
 6.7–7.9 ms to 9.0–9.8 ms. The figures are therefore taken without them; they say
 where a slow move waits.

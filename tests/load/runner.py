@@ -14,7 +14,7 @@ from typing import Any
 from tests.load import fixtures, probes
 from tests.load.clients import FloorRoom, Pacing, SeatClient, Stats, Tracker, pause
 from tests.load.layout import OUT, Layout, say
-from tests.load.measure import DiskSyncProbe, GcPauses, ProcSampler, percentiles
+from tests.load.measure import DiskSyncProbe, GcPauses, ProcSampler, percentiles, ratio_to_floor
 
 ERROR_LINE = re.compile(r"Traceback|Exception inside application|\bERROR\b|\bCRITICAL\b"
                         r"|Unrecoverable error|HTTP 500|\s500\s")
@@ -252,9 +252,9 @@ class Run:
         out["floor_ms"] = self.floor()
         out["harness_loop_lag_ms"] = percentiles(self.loop_lags)
         out["harness_gc_pauses_ms"] = self.own_gc_in_window
-        floor_p99 = out["floor_ms"].get("p99")
-        if floor_p99 and out["move_round_trip_ms"].get("p99"):
-            out["ratio_p99_to_floor"] = round(out["move_round_trip_ms"]["p99"] / floor_p99, 2)
+        ratio = ratio_to_floor(out["move_round_trip_ms"], out["floor_ms"])
+        if ratio is not None:
+            out["ratio_p99_to_floor"] = ratio
             out["ratio_p50_to_floor"] = round(out["move_round_trip_ms"]["p50"]
                                               / out["floor_ms"]["p50"], 2)
         if checks:

@@ -12,7 +12,14 @@ from typing import Any
 from tests.load import fixtures, probes
 from tests.load.clients import Pacing
 from tests.load.layout import OUT, Layout, say
-from tests.load.measure import cpu_times, load_average, print_table, steal_percent, write_json
+from tests.load.measure import (
+    cpu_times,
+    latency_targets,
+    load_average,
+    print_table,
+    steal_percent,
+    write_json,
+)
 from tests.load.runner import Run
 
 
@@ -116,8 +123,7 @@ async def play(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
     res["not_moving_at_end"] = moving
     await run.close()
     p99 = res["move_round_trip_ms"].get("p99")
-    res["targets"] = {"p99_le_50ms": p99 is not None and p99 <= 50,
-                      "p99_le_3x_floor": res.get("ratio_p99_to_floor", 99) <= 3}
+    res["targets"] = latency_targets(p99, res.get("ratio_p99_to_floor"))
     res["failures"] = correctness(res)
     return res
 
