@@ -24,6 +24,7 @@ from django.db import connection, models
 from accounts.models import Profile
 from games.models import ChatMessage, Game, GameResult, Seat, Series, Table
 from games.services import rows
+from games.services.prepared import QueryString, Statement, run
 from games.services.rows import Columns
 
 Result = tuple[int, int, str, GameResult]  # a game's id, number, status and result
@@ -111,8 +112,9 @@ class FactReads:
             "SELECT ", f"SELECT g.{col(Game, 'series')}, ", 1).replace(
             f"g.{col(Game, 'series')} = %s",
             f"g.{col(Game, 'series')} = ({playing.latest_series_sql})")
-        self.all_sql = "; ".join([self.table_sql, self.seats_sql, self.chat_sql,
-                                  self.results_of_latest_sql, playing.latest_sql])
+        self.all_statements = [Statement(sql) for sql in (
+            self.table_sql, self.seats_sql, self.chat_sql, self.results_of_latest_sql)
+        ] + playing.latest_statements
 
     def all(self, table_id: int, chat_limit: int) -> FactRows | None:
         """A table's :class:`FactRows`: one round trip on PostgreSQL (a second only when
@@ -123,7 +125,7 @@ class FactReads:
         params = [table_id, table_id, table_id, chat_limit, table_id, Game.Status.FINISHED,
                   Game.Status.VOIDED, *rows.playing_read().latest_params(table_id)]
         with connection.cursor() as cursor:
-            cursor.execute(self.all_sql, params)
+            run(cursor, QueryString(self.all_statements), params)
             table = self._table_from(cursor.fetchone())
             if table is None:
                 return None

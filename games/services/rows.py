@@ -29,6 +29,7 @@ from django.db import connection, models
 
 from games.models import Game, Series, SeriesSeat, Table
 from games.services.locks import Locked
+from games.services.prepared import QueryString, Statement, run
 
 M = TypeVar("M", bound=models.Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -88,7 +89,7 @@ class PlayingRead:
                          f"WHERE x.{col(Series, 'table')} = %s{{playing}} "
                          f"ORDER BY x.{col(Series, 'number')} DESC LIMIT 1")
         self.latest_series_sql = latest_series.format(playing="")  # one parameter: a table
-        self.lock_sql = (
+        peek_sql = (
             f"SELECT {self.table.select}, {self.series.select}, {self.game.select} "
             f"FROM {tables[Table]} t "
             f"JOIN {tables[Series]} s ON s.{series_pk} = ("
@@ -96,10 +97,10 @@ class PlayingRead:
                 playing=f" AND x.{col(Series, 'status')} = %s")
             + f") JOIN {tables[Game]} g ON g.{game_pk} = ({latest_game}) "
             f"WHERE t.{table_pk} = %s")
-        self.peek_sql = self.lock_sql
+        lock_sql = peek_sql
         if connection.features.has_select_for_update_of:
-            self.lock_sql += " FOR UPDATE OF t, s, g"
-        self.latest_sql = (
+            lock_sql += " FOR UPDATE OF t, s, g"
+        latest_sql = (
             f"SELECT {self.series.select}, {self.game.select} FROM {tables[Series]} s "
             f"LEFT JOIN {tables[Game]} g ON g.{game_pk} = ({latest_game}) "
             f"WHERE s.{series_pk} = (" + latest_series.format(playing="") + ")")
@@ -107,36 +108,37 @@ class PlayingRead:
                   f"WHERE r.{col(SeriesSeat, 'series')} = {{series}} "
                   f"ORDER BY r.{col(SeriesSeat, 'position')}")
         self.roster_sql = roster.format(series="%s")
-        # On PostgreSQL the roster rides in the same query string as the read before
-        # it (see _read): the same series found again by the same subquery.
+        # Each read's statements, sent in one query string (games/services/prepared.py:
+        # prepared once per session on PostgreSQL). There the roster rides in the same
+        # string as the read before it (see _read): the same series found again by the
+        # same subquery.
+        self.lock_statements = [Statement(lock_sql)]
+        self.peek_statements = [Statement(peek_sql)]
+        self.latest_statements = [Statement(latest_sql)]
         self.together = connection.vendor == "postgresql"
         if self.together:
-            playing_roster = roster.format(series="(" + latest_series.format(
-                playing=f" AND x.{col(Series, 'status')} = %s") + ")")
-            self.lock_sql += "; " + playing_roster
-            self.peek_sql += "; " + playing_roster
-            self.latest_sql += "; " + roster.format(
-                series="(" + latest_series.format(playing="") + ")")
+            playing_roster = Statement(roster.format(series="(" + latest_series.format(
+                playing=f" AND x.{col(Series, 'status')} = %s") + ")"))
+            self.lock_statements.append(playing_roster)
+            self.peek_statements.append(playing_roster)
+            self.latest_statements.append(Statement(roster.format(
+                series="(" + latest_series.format(playing="") + ")")))
 
     def lock(self, table_id: int) -> Locked | None:
-        if _begins_here():
-            return self._read("BEGIN; " + self.lock_sql, table_id, begun=True)
-        return self._read(self.lock_sql, table_id)
+        return self._read(self.lock_statements, table_id, begin=_begins_here())
 
     def peek(self, table_id: int) -> Locked | None:
         """The rows :meth:`lock` locks, read without a lock."""
-        return self._read(self.peek_sql, table_id)
+        return self._read(self.peek_statements, table_id)
 
-    def _read(self, sql: str, table_id: int, begun: bool = False) -> Locked | None:
-        """``begun``: ``sql`` opens the transaction (``BEGIN`` first, whose result
-        comes before the rows)."""
+    def _read(self, statements: list[Statement], table_id: int,
+              begin: bool = False) -> Locked | None:
+        """``begin``: the query string opens the transaction (``BEGIN`` first)."""
         params: list[Any] = [Series.Status.PLAYING, table_id]
         if self.together:
             params += [table_id, Series.Status.PLAYING]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            if begun:
-                cursor.nextset()
+            run(cursor, QueryString(statements, begin=begin), params)
             row = cursor.fetchone()
             if row is None:
                 return None
@@ -149,17 +151,17 @@ class PlayingRead:
 
     def latest(self, table: Table) -> tuple[Series | None, Game | None]:
         with connection.cursor() as cursor:
-            cursor.execute(self.latest_sql, self.latest_params(table.pk))
+            run(cursor, QueryString(self.latest_statements), self.latest_params(table.pk))
             return self.latest_from(cursor, table)
 
     def latest_params(self, table_id: int) -> list[Any]:
-        """The parameters of ``latest_sql`` for ``table_id``."""
+        """The parameters of ``latest_statements`` for ``table_id``."""
         return [table_id, table_id] if self.together else [table_id]
 
     def latest_from(self, cursor: Any, table: Table) -> tuple[Series | None, Game | None]:
-        """The series and game of ``latest_sql``'s result, where ``cursor`` stands, and
-        their roster (on PostgreSQL the next result; it may read it again, so nothing
-        may follow ``latest_sql`` in a query string)."""
+        """The series and game of ``latest_statements``' first result, where ``cursor``
+        stands, and their roster (on PostgreSQL the next result; it may read it again, so
+        nothing may follow ``latest_statements`` in a query string)."""
         row = cursor.fetchone()
         if row is None:
             return None, None

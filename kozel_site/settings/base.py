@@ -309,6 +309,9 @@ KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS",
 # How many threads of a web process run its sockets' database writes (kozel_site/ws.py:
 # two measured better than one at 100 tables); each keeps a PostgreSQL connection.
 KOZEL_WS_WRITE_THREADS = env_int("KOZEL_WS_WRITE_THREADS", 2, minimum=1)
+# A move's reads and a snapshot's are PREPAREd once per PostgreSQL session
+# (games/services/prepared.py); set 0 behind a pooler in transaction mode (PgBouncer).
+KOZEL_DB_PREPARED_STATEMENTS = env_bool("KOZEL_DB_PREPARED_STATEMENTS", True)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own

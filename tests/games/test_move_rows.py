@@ -8,10 +8,7 @@ statement count that made it worth having.
 
 from __future__ import annotations
 
-import contextlib
-import tempfile
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
 
 import psycopg
@@ -33,6 +30,7 @@ from tests.games.helpers import (
     up_to_the_last_move,
     users_by_position,
 )
+from tests.games.pg_trace import prepared_for, queries_sent
 from tests.waiting import wait_for
 
 
@@ -112,28 +110,6 @@ def test_a_move_is_written_as_the_orm_would_write_it(playing, full_table):
     assert stored.turn_seat == state_of(stored).turn
 
 
-@contextlib.contextmanager
-def queries_sent() -> Iterator[list[str]]:
-    """The queries this connection sends PostgreSQL while the block runs, read from
-    libpq's own protocol trace: each is one round trip (psycopg's implicit BEGIN and
-    COMMIT included, which Django's query log names whether sent or not)."""
-    connection.ensure_connection()
-    pgconn = connection.connection.pgconn
-    sent: list[str] = []
-    with tempfile.TemporaryFile("w+") as trace:
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
-        try:
-            yield sent
-        finally:
-            pgconn.untrace()
-        trace.seek(0)
-        for line in trace:
-            direction, _length, kind, *rest = line.split("\t")
-            if direction == "F" and kind in ("Query", "Sync"):
-                sent.append(rest[0].strip().strip('"') if rest else kind)
-
-
 def test_a_move_takes_two_round_trips(postgresql, playing, full_table):
     """The BEGIN, the locking read and the roster after it; the Move and the Game with
     the COMMIT (was five: psycopg's BEGIN, the roster and the COMMIT apart, issue 15).
@@ -142,11 +118,13 @@ def test_a_move_takes_two_round_trips(postgresql, playing, full_table):
     state = state_of(game)
     users = users_by_position(playing)
     action = first_legal(state, state.turn)
+    prepared_for(full_table.pk)
     with queries_sent() as sent:
         version = play.submit_table_action(full_table.pk, users[state.turn],
                                            action.to_dict(), 0)
-    assert [q.split()[:2] for q in sent] == [["BEGIN;", "SELECT"], ["WITH", "i0"]], sent
-    assert "FOR UPDATE" in sent[0] and sent[1].endswith("; COMMIT")
+    assert [q.split()[:2] for q in sent] == [["BEGIN;", "EXECUTE"], ["WITH", "i0"]], sent
+    assert rows.playing_read().lock_statements[0].name in sent[0]
+    assert sent[1].endswith("; COMMIT")
     assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     assert connection.connection.autocommit and connection.get_autocommit()
     assert Game.objects.get(pk=game.pk).version == version == 1
@@ -162,6 +140,7 @@ def test_an_act_refused_under_the_lock_rolls_back_the_transaction_its_read_opene
     state = state_of(game)
     users = users_by_position(playing)
     action = first_legal(state, state.turn).to_dict()
+    prepared_for(full_table.pk)
     with queries_sent() as sent, pytest.raises(StaleVersionError):
         play.submit_table_action(full_table.pk, users[state.turn], action, 3)
     assert [q.split()[0] for q in sent] == ["BEGIN;", "ROLLBACK"], sent
@@ -191,6 +170,7 @@ def test_the_move_that_ends_a_series_takes_two_round_trips(postgresql, cast, ful
 
     signals.game_finished.connect(note, dispatch_uid="test-rows-game")
     signals.series_finished.connect(note, dispatch_uid="test-rows-series")
+    prepared_for(full_table.pk)
     try:
         with queries_sent() as sent:
             play.submit_table_action(full_table.pk, users[seat], action.to_dict(),
@@ -252,6 +232,7 @@ def test_the_one_locking_statement_takes_table_series_game_in_that_order(postgre
     connection can): the lock order of games/services/locks.py, in one statement."""
     playing = series_service.start_series(full_table.pk, cast.alice)
     game = current_game(playing)
+    lock = rows.playing_read().lock_statements[0].name  # games/services/prepared.py
     holder, probe = connections.create_connection("default"), \
         connections.create_connection("default")
     try:
@@ -275,9 +256,11 @@ def test_the_one_locking_statement_takes_table_series_game_in_that_order(postgre
 
         def waiting_for_series() -> bool:
             with probe.cursor() as cursor:
-                # (the statement's text is cut at 1 kB there: its start is its own)
+                # (the statement's text is cut at 1 kB there: its start is its own, the
+                # PREPARE in front on that thread's new connection)
                 cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
-                               " = 'Lock' AND query LIKE %s", ['BEGIN; SELECT t."id", %'])
+                               " = 'Lock' AND (query LIKE %s OR query LIKE %s)",
+                               [f"PREPARE {lock} AS %", f"BEGIN; EXECUTE {lock}(%"])
                 return cursor.fetchone()[0] == 1
 
         wait_for(waiting_for_series, timeout=10, what="the locking statement waiting")
