@@ -24,7 +24,7 @@ from django.db import connection, models
 from accounts.models import Profile
 from games.models import ChatMessage, Game, GameResult, Seat, Series, Table
 from games.services import rows
-from games.services.prepared import QueryString, Statement, run
+from games.services.prepared import QueryString, Statement, is_row_id, run
 from games.services.rows import Columns
 
 Result = tuple[int, int, str, GameResult]  # a game's id, number, status and result
@@ -232,6 +232,8 @@ def seats(table_id: int) -> list[Seat]:
 def all_facts(table_id: int, chat_limit: int) -> FactRows | None:
     """A table's snapshot rows (:class:`FactRows`), None for no such table: one round
     trip on PostgreSQL."""
+    if not is_row_id(table_id):
+        return None
     return _reads(connection.vendor).all(table_id, chat_limit)
 
 

@@ -54,6 +54,19 @@ class Statement:
             f"({', '.join(['%s'] * count)})" if count else "")
 
 
+# A row id that a prepared statement's bigint parameter can take. Sent as text, an id
+# out of that range (a URL's /ws/table/<30 digits>/) only matched no row; as a prepared
+# statement's parameter it is an error ("bigint out of range", python -m tests.load fuzz).
+MAX_ID = 2**63 - 1
+
+
+def is_row_id(value: object) -> bool:
+    """Whether ``value`` can be a row's id (an int, not a bool, in bigint's range): any
+    other value names no row."""
+    return isinstance(value, int) and not isinstance(value, bool) and \
+        -MAX_ID - 1 <= value <= MAX_ID
+
+
 def enabled() -> bool:
     """Whether this connection's statements are prepared (PostgreSQL, not turned off)."""
     return connection.vendor == "postgresql" and settings.KOZEL_DB_PREPARED_STATEMENTS

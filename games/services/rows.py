@@ -29,7 +29,7 @@ from django.db import connection, models
 
 from games.models import Game, Series, SeriesSeat, Table
 from games.services.locks import Locked
-from games.services.prepared import QueryString, Statement, run
+from games.services.prepared import QueryString, Statement, is_row_id, run
 
 M = TypeVar("M", bound=models.Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -207,7 +207,7 @@ def lock_playing(table_id: Any) -> Locked | None:
     lock order, with the series' roster read after the locks; None (nothing locked)
     when the table has no such series and game or does not exist. Call inside
     ``transaction.atomic``."""
-    if isinstance(table_id, bool) or not isinstance(table_id, int):
+    if not is_row_id(table_id):
         return None  # not an id: the caller's ORM path refuses it
     return _playing_read(connection.vendor).lock(table_id)
 
@@ -218,7 +218,7 @@ def peek_playing(table_id: Any) -> Locked | None:
     the lock, which are sure from any committed version of them
     (``play.refuse_unlocked``, ``clock.refuse_reclaim``). Under the fuzzer each of those
     compiled two ORM queries, ~60 a second per web process (issue 15)."""
-    if isinstance(table_id, bool) or not isinstance(table_id, int):
+    if not is_row_id(table_id):
         return None
     return _playing_read(connection.vendor).peek(table_id)
 

@@ -162,3 +162,21 @@ def test_the_session_question_opens_no_transaction(postgresql, playing, full_tab
     assert rows.peek_playing(full_table.pk) is not None
     assert connection.connection.info.transaction_status == \
         psycopg.pq.TransactionStatus.IDLE
+
+
+@pytest.mark.parametrize("table_id", [10**30, -(10**30), 2**63])
+def test_an_id_out_of_bigints_range_names_no_table(postgresql, playing, full_table,
+                                                   table_id):
+    """A URL's /ws/table/<30 digits>/: as text such an id matched no row; as a prepared
+    statement's bigint parameter it would be an error (python -m tests.load fuzz found
+    the 500 under its forbidden handshakes). It names no table, and the session is left
+    usable."""
+    assert rows.lock_playing(table_id) is None
+    assert rows.peek_playing(table_id) is None
+    assert fact_rows.all_facts(table_id, 20) is None
+    assert _lock(full_table.pk) is not None
+
+
+def test_the_largest_bigint_is_still_an_id(postgresql, playing, full_table):
+    assert prepared.is_row_id(prepared.MAX_ID) and not prepared.is_row_id(True)
+    assert rows.peek_playing(prepared.MAX_ID) is None  # read, and no such table
