@@ -83,7 +83,8 @@ class QueryString:
         if enabled():
             session = _session()
             known = _prepared_in(session)
-            new = [s for s in dict.fromkeys(statements) if s.name not in known]
+            new = [s for s in {s.name: s for s in statements}.values()
+                   if s.name not in known]  # once each, even when named twice
             parts += [s.prepare for s in new]
             known.update(s.name for s in new)
             body = [s.execute for s in statements]
