@@ -251,6 +251,14 @@ class WithinTheLimit:
         self.tokens -= 1
 
 
+def _failure(exc: BaseException) -> str:
+    """A failed handshake named for the report: its HTTP status when the server refused
+    it (403 for a flooder's account in its cooldown, games/flood_cooldown.py)."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    return f"{type(exc).__name__} {status}" if status is not None else type(exc).__name__
+
+
 async def fuzz_socket(port: int, target: Target, session: str | None, budget: list[int],
                       rate: float, stats: FuzzStats, stop: asyncio.Event) -> None:
     """One hostile socket, frame after frame, until the shared budget is spent."""
@@ -291,7 +299,7 @@ async def fuzz_socket(port: int, target: Target, session: str | None, budget: li
             if code != 1000:
                 stats.unexpected.append(f"socket closed with {code}")
         except CONNECT_ERRORS as exc:
-            stats.handshake_failures[type(exc).__name__] += 1
+            stats.handshake_failures[_failure(exc)] += 1
             await pause(stop, 1.0)
 
 
@@ -359,7 +367,7 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
             if "403" in str(exc) and time.monotonic() - closed_at < COOLDOWN_SECONDS + 5:
                 stats.burst_refused_in_cooldown += 1
             else:
-                stats.handshake_failures[type(exc).__name__] += 1
+                stats.handshake_failures[_failure(exc)] += 1
             await pause(stop, 1.0)
         await pause(stop, 0.5)
 
