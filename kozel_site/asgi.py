@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings.base")
@@ -19,6 +20,7 @@ from kozel_site import autobahn_fixes, autobahn_gil, twisted_fixes  # noqa: E402
 from kozel_site.gc_tuning import freeze_after_start_up  # noqa: E402
 from kozel_site.routing import websocket_urlpatterns  # noqa: E402
 from kozel_site.ws import auth_middleware_stack  # noqa: E402
+from kozel_site.ws_handshakes import HandshakeTurns  # noqa: E402
 
 # daphne's frames without autobahn's discarded debug highlighting (the module says why).
 autobahn_fixes.install()
@@ -30,12 +32,13 @@ twisted_fixes.install()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        # A crowd of handshakes is served a few at a time, in arrival order.
+        "websocket": HandshakeTurns(AllowedHostsOriginValidator(
             # A suspended account's handshakes are refused (issue 14). The suspension
             # and the socket's language are read with the user, in one hop.
             auth_middleware_stack(SuspensionGate(URLRouter(websocket_urlpatterns)),
                                   readers=(read_suspension, read_scope_language))
-        ),
+        ), at_once=settings.KOZEL_WS_HANDSHAKES_AT_ONCE),
     }
 )
 

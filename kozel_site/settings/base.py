@@ -312,6 +312,9 @@ KOZEL_WS_WRITE_THREADS = env_int("KOZEL_WS_WRITE_THREADS", 2, minimum=1)
 # A move's reads and a snapshot's are PREPAREd once per PostgreSQL session
 # (games/services/prepared.py); set 0 behind a pooler in transaction mode (PgBouncer).
 KOZEL_DB_PREPARED_STATEMENTS = env_bool("KOZEL_DB_PREPARED_STATEMENTS", True)
+# How many WebSocket handshakes a web process serves at a time, the rest queued in
+# arrival order (kozel_site/ws_handshakes.py); 0 serves every one at once.
+KOZEL_WS_HANDSHAKES_AT_ONCE = env_int("KOZEL_WS_HANDSHAKES_AT_ONCE", 4, minimum=0)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own
