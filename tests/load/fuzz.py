@@ -544,6 +544,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
         prepared = await prepare(run, sockets=sockets)
     plan, strangers, pool = prepared.plan, prepared.strangers, prepared.pool
     fuzz_ids = [s.table_id for s in prepared.specs]
+    began = time.monotonic()
     await run.orm(_start_series, prepared.specs)
     live_games = await run.orm(_game_ids, [s.table_id for s in run.specs])
     for kind, _port, target, _session in plan:
@@ -553,6 +554,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     ports = run.layout.ports
     refused = await _refused_handshakes(ports[0], strangers[0])
     limit = seconds if seconds else max(120.0, frames / max(1.0, sockets * rate) * 6)
+    sockets_began = time.monotonic()
     try:  # the process joined from a thread: that blocked this loop 0.3 s
         outcome = await asyncio.get_running_loop().run_in_executor(
             pool, run_attack, AttackPlan(plan, frames, rate, limit))
@@ -576,6 +578,10 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     if refused != 3:
         failures.append(f"only {refused} of 3 forbidden handshakes were refused")
     return {"frames_sent": stats.sent, "seconds": round(elapsed, 1),
+            # the attack's moments in the run (as move_round_trip_slowest gives them):
+            # its tables dealt and checked first, then its sockets
+            "began_at_s": round(began - run.started, 1),
+            "sockets_began_at_s": round(sockets_began - run.started, 1),
             "frames_per_s": round(stats.sent / max(elapsed, 1e-6), 1),
             "attacker_cpu_percent": round(100 * outcome.cpu_seconds / max(elapsed, 1e-6), 1),
             "sockets": len(plan), "answers": dict(stats.answered),

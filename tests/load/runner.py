@@ -213,6 +213,13 @@ class Run:
             out.append(f"{index * bucket:.0f}s n={p['n']} p50={p['p50']} p99={p['p99']}")
         return out
 
+    def _slowest(self, kinded: list[tuple[float, float, str]], count: int = 12) -> list[str]:
+        """The slowest moves, each with its moment in the run and its kind: whether the
+        tail is one burst (and when) or spread over the run."""
+        slowest = sorted(kinded, key=lambda row: row[1], reverse=True)[:count]
+        return [f"{sent - self.started:.1f}s {kind} {latency * 1000:.1f} ms"
+                for sent, latency, kind in sorted(slowest)]
+
     def _answered_by_kind(self, acts: list[Any]) -> dict[str, Any]:
         """Act → its fence's ``pong``, per kind of move: the consumer answers the ping
         once the act's database call returned (its write, its commit and the hooks
@@ -245,6 +252,7 @@ class Run:
         out["connect_all_s"] = self.connect_all_s
         out["move_round_trip_ms"] = percentiles(lat)
         out["move_round_trip_by_10s"] = self._timeline(timed)
+        out["move_round_trip_slowest"] = self._slowest(kinded)
         out["move_round_trip_by_kind"] = {
             kind: percentiles([latency for _s, latency, k in kinded if k == kind])
             for kind in sorted({k for _s, _l, k in kinded})}
