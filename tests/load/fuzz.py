@@ -555,6 +555,7 @@ async def attack(run: Run, args: argparse.Namespace, *, frames: int, sockets: in
     refused = await _refused_handshakes(ports[0], strangers[0])
     limit = seconds if seconds else max(120.0, frames / max(1.0, sockets * rate) * 6)
     sockets_began = time.monotonic()
+    say(f"fuzz: the attack's {len(plan)} sockets begin")
     try:  # the process joined from a thread: that blocked this loop 0.3 s
         outcome = await asyncio.get_running_loop().run_in_executor(
             pool, run_attack, AttackPlan(plan, frames, rate, limit))
