@@ -35,13 +35,15 @@ from __future__ import annotations
 import gc
 
 from games.engine import rules
+from kozel_site.task_sending import warm_task_sending
 
 YOUNG_THRESHOLD = 20_000  # CPython's default is 700
 
 
 def freeze_after_start_up() -> int:
     """Import what a request would import lazily (the URL patterns, so every view
-    module), fill the engine's per-hand memo, collect what start-up left behind, then
+    module), build what the first task sent would (:mod:`kozel_site.task_sending`),
+    fill the engine's per-hand memo, collect what start-up left behind, then
     freeze the rest. Returns how many objects were frozen. Called once, when the
     process is ready to serve; a no-op (0) where ``KOZEL_FREEZE_AFTER_START_UP`` is
     off (the test settings)."""
@@ -52,6 +54,7 @@ def freeze_after_start_up() -> int:
         return 0
 
     get_resolver().url_patterns  # noqa: B018 - imports every view module
+    warm_task_sending()  # Celery's app, result backend and queue (the module says why)
     rules.warm_caches()
     gc.collect()
     gc.freeze()
