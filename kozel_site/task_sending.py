@@ -5,11 +5,11 @@ kombu declares a queue on a connection's first message to it. In a web process t
 first use came mid-game: the first game to end enqueues the next deal (a follow-up
 thread, games/services/schedule.py), and there it imported the tasks' module (~30 ms),
 cost 38 ms to finalise the app (importing, with no bytecode written, what its tasks'
-classes need) and 36 ms more for
-the first ``apply_async`` (the result backend's entry points, the connection, the
-queue's declaration), against ~1 ms for the next one; most of it holding the GIL that
-the process's moves wait for. ``python -m tests.load fuzz`` found it in the attack's
-first seconds, which the first games' ends share (py-spy, issue 15).
+classes need) and 36 ms more for the first ``apply_async`` (the result backend's entry
+points, the connection, the queue's declaration), against ~1 ms for the next one; most
+of it holding the GIL that the process's moves wait for. ``python -m tests.load fuzz``
+found it in the attack's first seconds, which the first games' ends share (py-spy,
+issue 15).
 
 :func:`warm_task_sending` does all of that at start-up instead
 (:func:`kozel_site.gc_tuning.freeze_after_start_up`, then frozen with the rest).

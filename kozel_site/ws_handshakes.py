@@ -14,7 +14,8 @@ at a time and queues the rest in arrival order. Each handshake's turn ends with 
 first frame (the table's snapshot follows its accept), its refusal, a short grace after
 an accept with nothing to send, or the end of its consumer, whichever comes first. The
 same total work then finishes earlier on average (first come, first served instead of
-all together), and a move waits behind a few handshakes' pieces, not a crowd's.
+all together). The hope that a move would then wait behind a few handshakes' pieces,
+not a crowd's, was not borne out above the runs' spread (below).
 
 Measured (round fifteen, two alternating pairs of ``python -m tests.load drop --sockets
 1000``, all at once against 4): a handshake to its snapshot p50 232 and 224 ms against
