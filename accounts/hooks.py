@@ -1,4 +1,4 @@
-"""Signal receivers of the accounts app, all in one place (STYLE c, d).
+"""Signal receivers of the accounts app, all in one place.
 
 - ``post_save(sender=User, instance, created, raw, **kwargs)``: when a user is created
   by any path (sign-up, ``createsuperuser``, admin, a test factory), create the profile

@@ -18,7 +18,7 @@ def check_site_settings(app_configs: Any = None, **kwargs: Any) -> list[Error]:
         errors.append(
             Error(
                 "The in-memory channel layer cannot carry broadcasts between processes.",
-                hint="Use channels_redis.core.RedisChannelLayer (STACK-NOTES item 4).",
+                hint="Use channels-redis (KOZEL_CHANNEL_LAYER), even in development.",
                 id="kozel.E001",
             )
         )

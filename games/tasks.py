@@ -1,8 +1,9 @@
 """Celery tasks: thin, idempotent wrappers that validate their arguments and call a service.
 
 Each carries ids and the version it was scheduled for; the service re-locks the row
-and does nothing if the game moved on, so a task delivered twice or late is harmless
-(STACK-NOTES item 3: redelivery after a worker dies is expected).
+and does nothing if the game moved on, so a task delivered twice or late is harmless:
+after a worker dies its tasks are delivered again, and a countdown longer than the
+Redis broker's visibility timeout may run more than once.
 """
 
 from __future__ import annotations

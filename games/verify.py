@@ -1,7 +1,7 @@
 """Checks that stored games are what their seeds and moves say (``verify_games``).
 
 A game can always be rebuilt from its seed, algorithm, dealer, first leader and its
-Move rows (R5, DESIGN). This module rebuilds each selected game that way and compares
+Move rows (R5). This module rebuilds each selected game that way and compares
 the replay with what the site stored and reads: the cached ``Game.state``, the
 ``GameResult`` of a finished game, the Move numbering, the series score (R16-R18),
 and whether a live game waits on somebody who can act. It only reads.
@@ -70,8 +70,8 @@ class Report:
 def seat_holder(series: Series, position: int) -> str | None:
     """Who plays ``position`` of ``series`` now: ``"bot"``, ``"person"`` or ``None``.
 
-    The one place this module reads the roster (DESIGN: one roster, the SeriesSeat
-    rows; prefetch ``roster`` when checking many games).
+    The one place this module reads the roster (the SeriesSeat rows, the site's one
+    roster; prefetch ``roster`` when checking many games).
     """
     for seat in series.roster.all():
         if seat.position == position:

@@ -1,9 +1,9 @@
 """ASGI middleware: a suspended account's WebSocket handshakes are refused.
 
 Sits inside the site's auth middleware stack (kozel_site/asgi.py) so ``scope["user"]`` is
-known; closing before ``accept`` makes daphne answer the handshake with HTTP 403
-(STACK-NOTES 16). Sockets already open are closed by the sanction service through the
-user's channel-layer group. The check only reads, and it reads in the auth middleware's
+known; closing before ``accept`` makes daphne answer the handshake with HTTP 403.
+Sockets already open are closed by the sanction service through the user's
+channel-layer group. The check only reads, and it reads in the auth middleware's
 own hop to the process's reading thread (:func:`read_suspension`, one of its readers:
 kozel_site/ws.py), not in a hop of its own nor in line with every table's moves.
 """

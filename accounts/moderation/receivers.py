@@ -1,5 +1,5 @@
 """Receivers of the hooks games fires (games/signals.py). They only enqueue; the task
-calls the service (STYLE c).
+calls the service.
 
 - ``series_finished(sender, series_id, winner, goat, termination)``: a ranked series
   ended (any reason but a void): the escalation for repeated abandonment looks at

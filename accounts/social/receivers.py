@@ -1,5 +1,5 @@
 """Receivers that turn other apps' events into notifications. They only register
-on-commit work (STYLE c); the services write.
+on-commit work; the services write.
 
 - ``post_save(Table, created=True)``: a person opened a table; after commit,
   ``friend_table_task`` tells their followers when it is public with free seats

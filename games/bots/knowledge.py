@@ -1,7 +1,7 @@
 """What one seat knows, distilled from its :class:`~games.engine.SeatView` (R19).
 
-Bots never see a :class:`~games.engine.GameState` (STYLE: ``games/bots/`` sees
-only observations).  :func:`read_view` walks the public history once and
+Bots never see a :class:`~games.engine.GameState` (``games/bots/`` sees only
+observations).  :func:`read_view` walks the public history once and
 keeps, as card bitmasks, everything a seat may legitimately use:
 
 * its hand, the trump card and suit (R6);

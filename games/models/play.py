@@ -3,7 +3,7 @@
 A game can always be rebuilt from ``seed`` + ``algorithm`` + its Move rows (R5); the
 ``state`` JSON is a cache of the engine state for fast reads and must always equal that
 replay. ``version`` is the optimistic-concurrency counter every action and every
-delayed task carries (DESIGN: flow of a move).
+delayed task carries (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class Series(models.Model):
 
 
 class SeriesSeat(models.Model):
-    """Who occupies one seat of a series: THE roster (DESIGN, "one roster").
+    """Who occupies one seat of a series: THE roster: every part of live play reads this one.
 
     A seat is played by a person (``user``) or by a bot (``bot_level``). A bot that took
     over from an absent person keeps that person in ``away_user`` until they come back

@@ -1,4 +1,4 @@
-"""Receivers of game hooks. They only enqueue; the task calls the service (STYLE c).
+"""Receivers of game hooks. They only enqueue; the task calls the service.
 
 ``series_finished`` is already sent after the finishing transaction commits
 (games/services/finish.py); ``transaction.on_commit`` here keeps the enqueue after

@@ -1,4 +1,4 @@
-"""Receivers of game hooks: they only enqueue; the task calls the service (STYLE c).
+"""Receivers of game hooks: they only enqueue; the task calls the service.
 
 ``series_finished`` fires after the finishing transaction commits
 (games/services/finish.py) with its termination; a match whose series ended is scored

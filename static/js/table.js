@@ -1,7 +1,7 @@
 // The live Kozel table: the entry module that wires the parts under table/ together.
 // Native ES modules, no framework, no build step.
 //
-// The server is the only judge (DESIGN.md): the page renders the snapshot and the
+// The server is the only judge of the rules: the page renders the snapshot and the
 // versioned events of games/WEBSOCKET.md, lets the player select cards, shows an action
 // button only when `view.legal` holds exactly that card set, and sends `act` frames.
 //   table/state.js    S: the last snapshot, the current view/version, the selection

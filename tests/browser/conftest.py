@@ -14,7 +14,7 @@ How to write a browser test (see test_signup_journey.py for a full one)::
     def test_four_players(live_site, new_context, make_seated_users):
         pages = [new_context(user=u).new_page() for u in users]   # already signed in
 
-Run them in their own pytest process (STACK-NOTES item 6)::
+Run them in their own pytest process (Playwright's event loop breaks pytest-asyncio's)::
 
     DJANGO_ALLOW_ASYNC_UNSAFE=true .venv/bin/python -m pytest -m browser tests/browser -q
 
@@ -39,7 +39,7 @@ Fixtures (all defined here):
     ``mailbox.messages()`` lists everything so far.
 ``browser`` (session)
     A Playwright Chromium ``Browser`` launched from ``/usr/bin/chromium`` (override with
-    ``KOZEL_CHROMIUM``) with the flags from STACK-NOTES item 6. Never a downloaded browser.
+    ``KOZEL_CHROMIUM``) headless, without sandbox or GPU. Never a downloaded browser.
     Every test in this folder is skipped, with the reason, when the binary is missing.
 ``new_context`` (function)
     ``new_context(user=None, **playwright_kwargs) -> BrowserContext``: a fresh browser
@@ -116,7 +116,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     ``tryfirst`` so this runs before ``-m`` deselection: an unmarked browser test would
     otherwise silently run in the ``-m "not browser"`` process, next to pytest-asyncio,
-    where the Playwright event loop breaks the async tests (STACK-NOTES item 6).
+    where the Playwright event loop breaks the async tests.
     """
     here = [item for item in items if BROWSER_DIR in Path(str(item.path)).parents]
     unmarked = [item.nodeid for item in here if item.get_closest_marker("browser") is None]

@@ -1,8 +1,9 @@
 """What a real client gets from daphne at the WebSocket handshake (games/WEBSOCKET.md).
 
-A consumer that closes before ``accept()`` is answered with HTTP 403 (STACK-NOTES 16);
-an unknown path must get the same quiet refusal, not a router traceback and a 500
-(STACK-NOTES 15). No browser is needed, only the daphne process of the browser suite.
+A consumer that closes before ``accept()`` is answered by daphne with HTTP 403, not with
+the close code it passed; an unknown path must get the same quiet refusal, not the
+URLRouter's "No route found" traceback and a 500. No browser is needed, only the daphne
+process of the browser suite.
 """
 
 from __future__ import annotations

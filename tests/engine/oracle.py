@@ -1,10 +1,10 @@
 """A deliberately plain, slow reading of R7–R14, used only as a test oracle.
 
-Written from RULES.md, not from the engine: cards are code strings (``"TH"`` is the
-10 of hearts), hands are sets, legal card sets are found by trying every combination
-and every pairing.  Nothing here imports engine code, so a mistake in the engine's
-bitmasks, caches or inlined fast paths cannot hide behind a copy of itself
-(STYLE e: compare a fast path with an independent plain implementation).
+Written from the rules (the site's /rules/ page), not from the engine: cards are
+code strings (``"TH"`` is the 10 of hearts), hands are sets, legal card sets are found
+by trying every combination and every pairing.  Nothing here imports engine code, so
+a mistake in the engine's bitmasks, caches or inlined fast paths cannot hide behind a
+copy of itself.
 """
 
 from __future__ import annotations

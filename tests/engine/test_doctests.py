@@ -1,4 +1,4 @@
-"""Run the doctests of every engine module (STYLE d: doctests where cheap)."""
+"""Run the doctests of every engine module: the examples in the docstrings must stay true."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The engine against an independent oracle (tests/engine/oracle.py, a plain reading of
-R7–R14 written from RULES.md).
+R7–R14 written from the rules, not from the engine).
 
 Over seeded random games and molodka-heavy games, for every seat at every step, the
 engine's legal actions (the public API and the bots' fast path) equal the oracle's, and

@@ -96,7 +96,8 @@ def check_invariants(state: GameState) -> None:
     if core[fast.TURN] is not None and core[fast.PLAYED] == 0 and core[fast.K] == 0:
         sizes = {m.bit_count() for m in core[fast.HANDS]}
         assert len(sizes) == 1, "equal hands at a trick boundary"
-    # The replacement for OpenSpiel's "no actions for other players" invariant (STYLE b).
+    # The replacement for OpenSpiel's "no actions for other players" invariant: only
+    # the seats that may act have legal actions.
     acting = [s for s in range(4) if legal_actions(state, s)]
     assert seats_to_act(state) == acting
     if core[fast.TURN] is not None:

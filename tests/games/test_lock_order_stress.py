@@ -1,4 +1,4 @@
-"""Live play under contention, on PostgreSQL: the one lock order holds (DESIGN, invariants).
+"""Live play under contention, on PostgreSQL: the one lock order holds (docs/architecture.md).
 
 Several threads, each with its own database connection, drive the same few tables at
 once for :data:`STRESS_SECONDS` through every service path that locks more than one of
@@ -22,8 +22,8 @@ What must hold, at the end and, for the last three, on snapshots taken during th
 
 Broadcasts are counted instead of sent (they go out after commit and hold no lock), and
 the sweep rescues stalled games at once instead of after 5 s, so that it races the
-threads. SQLite serialises every writer (STACK-NOTES 2), so there is nothing to find there: the
-test runs on PostgreSQL only (CI runs it there and must not skip it).
+threads. SQLite serialises every writer (IMMEDIATE transactions), so there is nothing to
+find there: the test runs on PostgreSQL only (CI runs it there and must not skip it).
 """
 
 from __future__ import annotations

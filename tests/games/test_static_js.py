@@ -1,4 +1,4 @@
-"""The live table's hand-written ES modules parse (DESIGN: no build step, so no build to catch it).
+"""The live table's hand-written ES modules parse (there is no build step to catch it).
 
 Uses ``node --check`` on a ``.mjs`` copy of each module (parsed as an ES module); skipped
 where node is not installed.

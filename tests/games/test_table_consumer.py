@@ -114,7 +114,7 @@ async def test_events_reach_every_seat_and_spectators_with_the_version(cast):
 
 
 class VersionedClient:
-    """What table.js keeps (snapshot + events, STYLE g): a snapshot, then every event
+    """What table.js keeps (a snapshot, then versioned events): a snapshot, then every event
     whose version is the next one; a gap means a missed event, so it asks for a resync
     and ignores events until the snapshot comes."""
 

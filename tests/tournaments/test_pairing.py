@@ -2,7 +2,7 @@
 
 Pure: no database. Brute force enumerates every perfect matching of a small field, so
 the pairer's maximum-weight matching is compared with a plain implementation, never
-with itself (STYLE: tests that cannot pass by construction).
+with itself, so the test cannot pass by construction.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every write of moderation, one use-case per module (STYLE c):
+"""Every write of moderation, one use-case per module (services are the only writers):
 
 - ``log``: the append-only moderation log (``record`` is its only writer);
 - ``reports``: players report, appeal; moderators close reports;
