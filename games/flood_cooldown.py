@@ -1,13 +1,11 @@
 """A signed-in client closed for flooding cannot open a table socket for a while.
 
 A socket that keeps emptying its token bucket is closed with 4008 (games/consumers.py),
-and a flooder then simply reconnects: under the fuzzer (python -m tests.load fuzz,
-issue 15) its burst sockets were closed and came back ~12 times a second, and every
-handshake cost a web process ~18 queries on its reading thread and a snapshot, beside
-the live tables. After a flood close the same person's table handshakes are refused
-(HTTP 403, as for any refused handshake: games/WEBSOCKET.md) for
-:data:`COOLDOWN_SECONDS`; the table page keeps reconnecting with backoff and gets in
-after it.
+and a flooder then simply reconnects, many times a second, and every handshake costs
+a web process its queries and a snapshot, beside the live tables. After a flood close
+the same person's table handshakes are refused (HTTP 403, as for any refused handshake:
+games/WEBSOCKET.md) for :data:`COOLDOWN_SECONDS`; the table page keeps reconnecting with
+backoff and gets in after it.
 
 Only signed-in people are cooled down: an address may be a whole office behind one
 proxy, and an anonymous socket can neither play nor chat. Kept in the cache (Redis),

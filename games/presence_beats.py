@@ -1,14 +1,11 @@
 """One heartbeat for all of a web process's table sockets (games/presence.py).
 
-Each table socket used to beat on its own: every ``HEARTBEAT`` seconds two hops to a
-thread, a Redis pipeline and an ``INFO`` to see whether Redis had restarted. At 100
-tables that was ~20 sockets' beats a second per web process, ~14 % of its busy samples
-(py-spy, python -m tests.load play, issue 15), and since the sockets of a load (or of a
-web process's clients coming back after it died) open together, their beats came in
-bursts. Now each event loop keeps the table sockets open on it and refreshes them all
-every ``HEARTBEAT`` seconds in one pipeline, with the run id read in the same round
-trip; a socket whose Redis has restarted since it joined its groups is told so
-(:meth:`Beating.redis_run_seen`).
+Each event loop keeps the table sockets open on it and refreshes them all every
+``HEARTBEAT`` seconds in one Redis pipeline, with the server's run id read in the same
+round trip; a socket whose Redis has restarted since it joined its groups is told so
+(:meth:`Beating.redis_run_seen`). One beat per process, not one per socket, because the
+sockets of a web process open together (its clients coming back after another process
+died) and their separate beats came in bursts.
 
 A socket is refreshed while it is registered here: from its connect (which wrote its
 first entry) to the end of its consumer, whatever ends it (``TableConsumer.__call__``'s

@@ -85,8 +85,7 @@ def chat_filter_of(user: Any, table_id: int) -> dict[int, str] | None:
     """Whom ``user`` hides at ``table_id``: the people they blocked, by id with their
     usernames, or None when they muted the table's chat. One query (the blocks and the
     mute as one union), where the mute, the blocks and the usernames were three: a table
-    socket asks it at every handshake, on its process's one reading thread (python -m
-    tests.load drop: 1,000 handshakes, issue 15)."""
+    socket asks it at every handshake."""
     blocks = (Block.objects.filter(blocker_id=user.pk)
               .values_list("blocked_id", "blocked__username"))
     mute = (TableChatMute.objects.filter(user_id=user.pk, table_id=table_id)

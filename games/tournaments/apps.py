@@ -15,10 +15,9 @@ class TournamentsConfig(AppConfig):
             selectors,
         )
 
-        # Imported now, not at the first game's end: the receiver runs on the database
-        # thread of a web process, and importing the pairing (networkx) there held up
-        # every socket of that process for a few hundred ms (py-spy under
-        # python -m tests.load play, issue 15).
+        # Imported now, not at the first game's end: the receiver runs on a web
+        # process's database thread, and importing the pairing (networkx) there held up
+        # every socket of that process while it loaded.
         from games.tournaments.services import rounds  # noqa: F401
 
         # A round's tables wait for their check-in: the empty-table sweep leaves them.

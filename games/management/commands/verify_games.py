@@ -60,7 +60,7 @@ class Command(BaseCommand):
             everything=everything)
         # One snapshot for the whole check: on a live site the games and their moves
         # are read by separate queries, and a move committed between them was reported
-        # as "move seq N beyond version N-1" (python -m tests.load faults, issue 15).
+        # as "move seq N beyond version N-1".
         outer = connection.in_atomic_block  # a caller's transaction (a test) keeps its own
         with transaction.atomic():
             if connection.vendor == "postgresql" and not outer:
