@@ -18,7 +18,7 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANG
 DOMAINS = ["django", "djangojs"]
 MSGFMT = shutil.which("msgfmt")
 XGETTEXT = shutil.which("xgettext")
-# Where makemessages looks, and what it leaves out (README, Translating).
+# Where makemessages looks, and what it leaves out (CONTRIBUTING.md, Translations).
 SOURCE_DIRS = ["accounts", "games", "kozel_site", "templates"]
 JS_DIR = REPO / "static" / "js"
 

@@ -1,4 +1,4 @@
-"""``python -m tests.load SCENARIO [options]``: see tests/load/__init__.py and README."""
+"""``python -m tests.load SCENARIO [options]``: tests/load/__init__.py, docs/performance.md."""
 
 from __future__ import annotations
 

@@ -227,7 +227,7 @@ class Layout:
             "LOG_LEVEL": "WARNING",
             "KOZEL_PRESENCE_HEARTBEAT_SECONDS": str(self.heartbeat),
             "KOZEL_LOAD_FLOOR": "1",
-            # No PYTHONUNBUFFERED: as under the README's systemd units, daphne's access
+            # No PYTHONUNBUFFERED: as under the systemd units of docs/operations.md, daphne's access
             # log (its stdout) is buffered. Unbuffered, each line was a write of its own,
             # three per socket, and each gave the event loop's GIL away to the process's
             # busy database threads (the loop's stall samples, issue 15). Errors and the
