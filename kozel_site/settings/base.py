@@ -119,9 +119,6 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # exported for child processes (kozel_site/embedded_redis.py).
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
-# A server process (daphne, a Celery worker) freezes its start-up objects out of the
-# garbage collector once it is ready (kozel_site/gc_tuning.py).
-KOZEL_FREEZE_AFTER_START_UP = env_bool("KOZEL_FREEZE_AFTER_START_UP", True)
 
 # channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process;
 # a move's five messages go in one pipeline (kozel_site/channel_layer.py).
@@ -306,15 +303,9 @@ KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
 KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
 # A table socket refreshes its presence entry this often; it expires after 3 missed beats.
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
-# How many threads of a web process run its sockets' database writes (kozel_site/ws.py:
-# two measured better than one at 100 tables); each keeps a PostgreSQL connection.
-KOZEL_WS_WRITE_THREADS = env_int("KOZEL_WS_WRITE_THREADS", 2, minimum=1)
 # A move's reads and a snapshot's are PREPAREd once per PostgreSQL session
 # (games/services/prepared.py); set 0 behind a pooler in transaction mode (PgBouncer).
 KOZEL_DB_PREPARED_STATEMENTS = env_bool("KOZEL_DB_PREPARED_STATEMENTS", True)
-# How many WebSocket handshakes a web process serves at a time, the rest queued in
-# arrival order (kozel_site/ws_handshakes.py); 0 serves every one at once.
-KOZEL_WS_HANDSHAKES_AT_ONCE = env_int("KOZEL_WS_HANDSHAKES_AT_ONCE", 4, minimum=0)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own
