@@ -120,8 +120,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 
-# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process;
-# a move's five messages go in one pipeline (kozel_site/channel_layer.py).
+# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process.
 # KOZEL_CHANNEL_LAYER=redis selects its list-based core layer instead, whose receive pops
 # one message per Redis round trip per process, one after the other: at 100 tables every
 # broadcast queued there (move round trip p50/p99 37/356 ms against 17/231 ms on pub/sub,
@@ -130,11 +129,11 @@ REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 CHANNEL_LAYER_KIND = env_choice("KOZEL_CHANNEL_LAYER", "pubsub", ("pubsub", "redis"))
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": ("kozel_site.channel_layer.PubSubLayer"
+        "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
                     if CHANNEL_LAYER_KIND != "redis" else "channels_redis.core.RedisChannelLayer"),
         "CONFIG": {
             # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
-            # blocking receive on an idle consumer (STACK-NOTES item 1).
+            # blocking receive on an idle consumer.
             # redis-py 8 also caps a connection pool at 100 connections by default, and
             # channels-redis takes one per group_add/send in flight: 100 tables (400
             # sockets on 2 processes) raised "Too many connections" in consumers, which
@@ -149,12 +148,10 @@ CHANNEL_LAYERS = {
     }
 }
 
-# allauth's rate limits live in the cache: it must be shared by every web process. One
-# Redis connection pool per process, not one per WebSocket consumer's context
-# (kozel_site/redis_cache.py).
+# allauth's rate limits live in the cache: it must be shared by every web process.
 CACHES = {
     "default": {
-        "BACKEND": "kozel_site.redis_cache.ProcessPoolRedisCache",
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
     }

@@ -225,7 +225,7 @@ async def test_resync_after_a_missed_event_equals_a_fresh_snapshot(cast):
     ('{"type": "chat", "text": "' + "x" * 301 + '"}', "invalid"),
     ('{"type": "chat", "text": "   "}', "invalid"),
     ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_frame"),
-    # Valid JSON that some readers refuse (kozel_site.wire_json): refused for what it
+    # Valid JSON that some readers refuse: refused for what it
     # says, not as a bad frame.
     ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": NaN}',
      "invalid"),
@@ -265,8 +265,8 @@ async def test_deeply_nested_frame_is_a_bad_frame_and_the_socket_stays_open(cast
 
 
 async def test_a_ping_nonce_beyond_64_bits_comes_back_in_its_pong(cast):
-    """The pong echoes the nonce as sent: frames are written by orjson, which refuses
-    such an integer, and the standard library writes it (kozel_site.wire_json)."""
+    """The pong echoes the nonce as sent, an integer beyond 64 bits included (some JSON
+    writers refuse it)."""
     table, series, game = await seated_series(cast)
     alice = await connect(table.pk, cast.alice)
     await alice.receive_type("snapshot")
@@ -564,14 +564,12 @@ async def test_an_act_naming_another_tables_game_is_read_once_a_missing_one_each
 
 @contextlib.asynccontextmanager
 async def writing_thread_busy() -> AsyncIterator[None]:
-    """Every writing thread of the process (``kozel_site.ws.db_call``) held by a call
-    that returns only when the block ends: whatever the block sees answered at once
-    did not queue there."""
-    from django.conf import settings
-
+    """The thread of the process's database calls (``kozel_site.ws.db_call``) held by a
+    call that returns only when the block ends: whatever the block sees answered at
+    once did not queue there."""
     from kozel_site.ws import db_call
 
-    count = settings.KOZEL_WS_WRITE_THREADS
+    count = 1
     busy, release = threading.Semaphore(0), threading.Event()
 
     def occupy() -> None:
