@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "games.queue",
     "games.tournaments",  # clubs and club tournaments (issue 13)
+    "kozel_site",  # system checks of the patched libraries' versions
 ]
 
 MIDDLEWARE = [
