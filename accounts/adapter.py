@@ -18,6 +18,10 @@ from django.utils.translation import gettext
 from accounts.models import DELETED_PLAYER_NAME
 from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_profile
 
+# The allauth release whose private ``_get_login_attempts_cache_key`` the adapter
+# overrides (the system check kozel.E011 refuses another: kozel_site/checks.py).
+TESTED_ALLAUTH_VERSION = "65.22.1"
+
 
 class AccountAdapter(DefaultAccountAdapter):
     """The site's account adapter (``ACCOUNT_ADAPTER``)."""
@@ -59,7 +63,14 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
         """The "key" of the login_failed limit: the login name and the client's address,
-        so the per-key limit counts one client's failures on one account."""
+        so the per-key limit counts one client's failures on one account.
+
+        allauth keys it by the login alone, so a stranger's wrong guesses lock the owner
+        out too. The method is private; allauth's maintainer suggested overriding it for
+        this (pennersr/django-allauth#3584, closed as fixed by #3592), yet in the pinned
+        release (``TESTED_ALLAUTH_VERSION``) the per-key limit still counts every
+        client's failures together. tests/site/test_patched_libraries.py fails if the
+        method moves, tests/moderation/test_security_settings.py if it stops counting."""
         login = super()._get_login_attempts_cache_key(request, **credentials)
         try:
             client = self.get_client_ip(request)

@@ -10,6 +10,7 @@ what its groups receive.
 from __future__ import annotations
 
 import collections
+import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -27,7 +28,6 @@ from games.services import chat, clock, play, presence, publish, votes
 from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
 from games.services.locks import Locked
 from games.shared_reads import SharedReads
-from kozel_site import wire_json
 from kozel_site.ws import SiteSocket, db_call, db_read
 
 T = TypeVar("T")
@@ -363,7 +363,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_error("bad_frame", f"A frame has at most {MAX_FRAME_BYTES} bytes.")
             return
         try:
-            content = wire_json.loads(text_data)
+            content = json.loads(text_data)
         except (ValueError, RecursionError):
             # A small frame nested a few thousand levels deep ("[" * 3000) makes the
             # decoder raise RecursionError, not ValueError (STACK-NOTES 14).

@@ -32,11 +32,3 @@ app.conf.update(CELERY_DB_REUSE_MAX=1000)
 def _close_old_connections(**kwargs: object) -> None:
     close_old_connections()
 
-
-@signals.worker_ready.connect
-def _freeze_after_start_up(**kwargs: object) -> None:
-    """A worker's start-up objects out of its full collections (kozel_site/gc_tuning.py):
-    a bot's or a clock's task waits behind each one like a move does on the web."""
-    from kozel_site.gc_tuning import freeze_after_start_up
-
-    freeze_after_start_up()

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import uuid
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -59,20 +59,30 @@ def user_pages_group(user_id: int) -> str:
     return f"user.{user_id}.pages"
 
 
+# The event loop of the web process whose socket runs this code. Every site consumer
+# sets it (kozel_site/ws.py) and asgiref copies the consumer's context into each
+# ``database_sync_to_async`` call, so it is known on the thread that runs a socket's
+# database calls; it is unset in a Celery worker, a management command or a test's own
+# thread.
+_socket_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("socket_loop",
+                                                                        default=None)
+
+
+def serve_from_this_loop() -> None:
+    """Called on a socket's event loop by its consumer: the code its database calls run
+    hands its broadcasts and follow-ups on instead of waiting for them."""
+    _socket_loop.set(asyncio.get_running_loop())
+
+
 def _site_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop of the web process whose sync thread runs this code (a
-    consumer's ``db_call``), or None: a Celery worker, a management command, a test's
-    own thread. asgiref's ``async_to_sync`` finds that loop the same way."""
-    local = SyncToAsync.threadlocal
-    if getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(local, "main_event_loop", None)
+    """The running event loop of the socket this code serves, or None."""
+    loop = _socket_loop.get()
     return loop if loop is not None and loop.is_running() else None
 
 
 def on_a_web_process() -> bool:
-    """Whether this code runs on a web process's thread for its event loop (a
-    consumer's ``db_call`` or ``db_read``), where work may be handed on."""
+    """Whether this code runs for a web process's socket (a consumer's database call),
+    where work may be handed on."""
     return _site_loop() is not None
 
 
@@ -89,16 +99,10 @@ def _send_made(make: Callable[[], Messages]) -> None:
     event loop; log, never raise: a broadcast failure must not undo a commit (clients
     resync).
 
-    One trip per change, not per group: each ``async_to_sync`` from a thread is a hop to
-    the loop (in a Celery worker a new loop, and a new Redis connection, every time), and
-    five of them in a row were half of a move's time (python -m tests.load, issue 15).
-
-    On a web process the sends are handed to its event loop and the database thread goes
-    on at once: waiting for Redis there was ~5 ms of a move's ~12 ms on that one thread,
-    which every other socket's move waits for (python -m tests.load play). The loop runs
-    the handed sends in the order they were handed, so one process's broadcasts keep
-    their order. ``make`` runs there too: a move's five views of the game (7.7 % of a
-    web process's GIL samples at 100 tables) are no longer built on that thread.
+    For a web process's socket the sends (and ``make``) are handed to its event loop
+    and the database call goes on without waiting for Redis; the loop runs them in the
+    order they were handed, so the process's broadcasts keep their order. Elsewhere
+    they run now, through ``async_to_sync``.
     """
 
     async def send() -> None:
@@ -108,13 +112,6 @@ def _send_made(make: Callable[[], Messages]) -> None:
             logger.exception("a broadcast could not be made")
             return
         layer = get_channel_layer()
-        send_many = getattr(layer, "group_send_many", None)
-        if send_many is not None:  # one Redis pipeline (kozel_site/channel_layer.py)
-            try:
-                await send_many(messages)
-            except Exception:  # noqa: BLE001 - clients resync
-                logger.exception("broadcast to %s failed", [g for g, _ in messages])
-            return
         results = await asyncio.gather(
             *(layer.group_send(group, message) for group, message in messages),
             return_exceptions=True)

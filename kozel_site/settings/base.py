@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "games.queue",
     "games.tournaments",  # clubs and club tournaments (issue 13)
+    "kozel_site",  # system checks of the patched libraries' versions
 ]
 
 MIDDLEWARE = [
@@ -119,12 +120,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # exported for child processes (kozel_site/embedded_redis.py).
 REDIS_URL = embedded_redis.ensure_redis_url(RUN_DIR / "redis.url")
 REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
-# A server process (daphne, a Celery worker) freezes its start-up objects out of the
-# garbage collector once it is ready (kozel_site/gc_tuning.py).
-KOZEL_FREEZE_AFTER_START_UP = env_bool("KOZEL_FREEZE_AFTER_START_UP", True)
 
-# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process;
-# a move's five messages go in one pipeline (kozel_site/channel_layer.py).
+# channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process.
 # KOZEL_CHANNEL_LAYER=redis selects its list-based core layer instead, whose receive pops
 # one message per Redis round trip per process, one after the other: at 100 tables every
 # broadcast queued there (move round trip p50/p99 37/356 ms against 17/231 ms on pub/sub,
@@ -133,11 +130,11 @@ KOZEL_FREEZE_AFTER_START_UP = env_bool("KOZEL_FREEZE_AFTER_START_UP", True)
 CHANNEL_LAYER_KIND = env_choice("KOZEL_CHANNEL_LAYER", "pubsub", ("pubsub", "redis"))
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": ("kozel_site.channel_layer.PubSubLayer"
+        "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
                     if CHANNEL_LAYER_KIND != "redis" else "channels_redis.core.RedisChannelLayer"),
         "CONFIG": {
             # redis-py 8 defaults to a 5 s socket_timeout, which kills channels-redis'
-            # blocking receive on an idle consumer (STACK-NOTES item 1).
+            # blocking receive on an idle consumer.
             # redis-py 8 also caps a connection pool at 100 connections by default, and
             # channels-redis takes one per group_add/send in flight: 100 tables (400
             # sockets on 2 processes) raised "Too many connections" in consumers, which
@@ -152,12 +149,10 @@ CHANNEL_LAYERS = {
     }
 }
 
-# allauth's rate limits live in the cache: it must be shared by every web process. One
-# Redis connection pool per process, not one per WebSocket consumer's context
-# (kozel_site/redis_cache.py).
+# allauth's rate limits live in the cache: it must be shared by every web process.
 CACHES = {
     "default": {
-        "BACKEND": "kozel_site.redis_cache.ProcessPoolRedisCache",
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
     }
@@ -306,15 +301,9 @@ KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
 KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
 # A table socket refreshes its presence entry this often; it expires after 3 missed beats.
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
-# How many threads of a web process run its sockets' database writes (kozel_site/ws.py:
-# two measured better than one at 100 tables); each keeps a PostgreSQL connection.
-KOZEL_WS_WRITE_THREADS = env_int("KOZEL_WS_WRITE_THREADS", 2, minimum=1)
 # A move's reads and a snapshot's are PREPAREd once per PostgreSQL session
 # (games/services/prepared.py); set 0 behind a pooler in transaction mode (PgBouncer).
 KOZEL_DB_PREPARED_STATEMENTS = env_bool("KOZEL_DB_PREPARED_STATEMENTS", True)
-# How many WebSocket handshakes a web process serves at a time, the rest queued in
-# arrival order (kozel_site/ws_handshakes.py); 0 serves every one at once.
-KOZEL_WS_HANDSHAKES_AT_ONCE = env_int("KOZEL_WS_HANDSHAKES_AT_ONCE", 4, minimum=0)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own

@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 
 from games import signals
-from games.services import follow_ups
+from games.services import follow_ups, publish
 from kozel_site.ws import db_call
 from tests.games.helpers import (
     seated_and_started,
@@ -71,7 +71,8 @@ async def test_a_slow_end_hook_never_holds_the_movers_event(cast):
 
 
 async def test_follow_ups_run_in_order_and_a_failure_is_only_logged(caplog):
-    """On a web process (here: a consumer's ``db_call`` thread) follow-ups run on the
+    """On a web process (here: a database call made for a socket's event loop, as a
+    site consumer makes it) follow-ups run on the
     one follow-up thread in the order given; one that raises is logged and the next
     still runs; the caller never waits for them."""
     done: list[tuple[int, str]] = []
@@ -87,6 +88,7 @@ async def test_follow_ups_run_in_order_and_a_failure_is_only_logged(caplog):
     def hand_on() -> list:
         return [follow_ups.run(lambda n=n: step(n)) for n in (1, 2, 3)]
 
+    publish.serve_from_this_loop()  # as every site consumer does (kozel_site/ws.py)
     with caplog.at_level(logging.ERROR, logger="games.services.follow_ups"):
         futures = await db_call(hand_on)()
         assert all(f is not None and not f.done() for f in futures)  # handed on

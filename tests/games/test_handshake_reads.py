@@ -3,9 +3,9 @@ sockets opening at once made the worst ten seconds of the live tables beside the
 
 A handshake reads the table's facts once, for its snapshot, and answers from them who
 may view a private table, who plays there and whose seat a substitute keeps warm; the
-user, the suspension and the language come in the auth middleware's one hop. These tests
-hold the answers to what the per-question queries answered, and the handshake to its
-hops and round trips."""
+user, the suspension and the language come with the auth middleware. These tests hold
+the answers to what the per-question queries answered, and the handshake to its round
+trips."""
 
 from __future__ import annotations
 
@@ -30,8 +30,6 @@ from tests.games.ws import connect, session_cookie
 # table's facts; the reader's blocks and mute; the spectators' chat choice). PostgreSQL
 # reads the table's facts in one round trip, SQLite in one statement each.
 HANDSHAKE_ROUND_TRIPS = {"postgresql": 6, "sqlite": 11}
-# Hops to the web process's one reading thread: the auth middleware's, the table's.
-HANDSHAKE_READ_HOPS = 2
 
 
 @pytest.mark.django_db
@@ -98,36 +96,17 @@ def statements_logged(settings) -> Iterator[_Statements]:
         settings.DEBUG = False
 
 
-@contextmanager
-def read_hops_counted(monkeypatch) -> Iterator[list[object]]:
-    """Every call handed to the web process's reading thread (kozel_site/ws.py)."""
-    from kozel_site import ws
-
-    hops: list[object] = []
-    submit = ws._READ_THREAD.submit
-
-    def counted(fn, /, *args, **kwargs):
-        hops.append(fn)
-        return submit(fn, *args, **kwargs)
-
-    monkeypatch.setattr(ws._READ_THREAD, "submit", counted)
-    yield hops
-
-
 @pytest.mark.django_db(transaction=True)
-async def test_a_signed_in_handshake_reads_in_two_hops_and_few_round_trips(
-        cast, settings, monkeypatch):
+async def test_a_signed_in_handshake_reads_in_few_round_trips(cast, settings):
     """A seated player and a spectator, each signed in: the handshake up to the
-    snapshot costs two hops to the reading thread and a handful of round trips (it was
-    six hops and 10-16 round trips: a query per question)."""
+    snapshot costs a handful of round trips (it was 10-16: a query per question)."""
     series = await database_sync_to_async(seated_and_started)(cast, "reads")
     for user in (cast.alice, cast.charlie):
         key = await session_cookie(user)
-        with statements_logged(settings) as logged, read_hops_counted(monkeypatch) as hops:
+        with statements_logged(settings) as logged:
             socket = await connect(series.table_id, session=key)
             snap = await socket.receive_type("snapshot")
         assert snap["you"]["position"] == (0 if user is cast.alice else None)
-        assert len(hops) == HANDSHAKE_READ_HOPS, hops
         assert len(logged.sql) <= HANDSHAKE_ROUND_TRIPS[connection.vendor], \
             "\n".join(s[:120] for s in logged.sql)
         await socket.close()

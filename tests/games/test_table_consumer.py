@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import threading
-from collections.abc import AsyncIterator
 
 import pytest
 from channels.db import database_sync_to_async
@@ -225,7 +223,7 @@ async def test_resync_after_a_missed_event_equals_a_fresh_snapshot(cast):
     ('{"type": "chat", "text": "' + "x" * 301 + '"}', "invalid"),
     ('{"type": "chat", "text": "   "}', "invalid"),
     ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_frame"),
-    # Valid JSON that some readers refuse (kozel_site.wire_json): refused for what it
+    # Valid JSON that some readers refuse: refused for what it
     # says, not as a bad frame.
     ('{"type": "act", "action": {"kind": "lead", "cards": ["AH"]}, "version": NaN}',
      "invalid"),
@@ -265,8 +263,8 @@ async def test_deeply_nested_frame_is_a_bad_frame_and_the_socket_stays_open(cast
 
 
 async def test_a_ping_nonce_beyond_64_bits_comes_back_in_its_pong(cast):
-    """The pong echoes the nonce as sent: frames are written by orjson, which refuses
-    such an integer, and the standard library writes it (kozel_site.wire_json)."""
+    """The pong echoes the nonce as sent, an integer beyond 64 bits included (some JSON
+    writers refuse it)."""
     table, series, game = await seated_series(cast)
     alice = await connect(table.pk, cast.alice)
     await alice.receive_type("snapshot")
@@ -562,78 +560,26 @@ async def test_an_act_naming_another_tables_game_is_read_once_a_missing_one_each
     await lead.close()
 
 
-@contextlib.asynccontextmanager
-async def writing_thread_busy() -> AsyncIterator[None]:
-    """Every writing thread of the process (``kozel_site.ws.db_call``) held by a call
-    that returns only when the block ends: whatever the block sees answered at once
-    did not queue there."""
-    from django.conf import settings
-
-    from kozel_site.ws import db_call
-
-    count = settings.KOZEL_WS_WRITE_THREADS
-    busy, release = threading.Semaphore(0), threading.Event()
-
-    def occupy() -> None:
-        busy.release()
-        release.wait(10)
-
-    def all_busy() -> bool:
-        return all(busy.acquire(timeout=5) for _ in range(count))
-
-    occupied = [asyncio.ensure_future(db_call(occupy)()) for _ in range(count)]
-    try:
-        assert await asyncio.get_running_loop().run_in_executor(None, all_busy)
-        yield
-    finally:
-        release.set()
-        await asyncio.gather(*occupied)
-
-
-async def test_malformed_chat_and_votes_are_refused_without_the_writing_thread(cast):
+async def test_malformed_chat_and_votes_are_refused(cast):
     """A chat line or a vote whose shape is wrong, or from no one signed in, is refused
-    on the event loop: while the process's writing threads are busy, their errors
-    still come back at once (issue 15: under the fuzzer they queued there, beside the
-    live tables' moves). A well-formed line waits for the thread, and is then stored."""
+    with its error; a well-formed line is stored and relayed."""
     table, series, game = await seated_series(cast)
     alice = await connect(table.pk, cast.alice)
     anonymous = await connect(table.pk)
     for rec in (alice, anonymous):
         await rec.receive_type("snapshot")
-    async with writing_thread_busy():
-        refused = [(alice, {"type": "chat", "text": "   "}, "invalid"),
-                   (alice, {"type": "chat", "text": ["hi"]}, "invalid"),
-                   (alice, {"type": "chat", "text": "x" * 301}, "invalid"),
-                   (alice, {"type": "vote", "kind": "PAUSE"}, "invalid"),
-                   (anonymous, {"type": "chat", "text": "hi"}, "forbidden"),
-                   (anonymous, {"type": "vote", "kind": "pause"}, "forbidden")]
-        for rec, frame, code in refused:
-            await rec.send(frame)
-            assert (await rec.receive_type("error", timeout=2))["code"] == code, frame
-        await alice.send({"type": "chat", "text": "good luck"})
-        assert await alice.communicator.receive_nothing(0.5)  # waits for the thread
+    refused = [(alice, {"type": "chat", "text": "   "}, "invalid"),
+               (alice, {"type": "chat", "text": ["hi"]}, "invalid"),
+               (alice, {"type": "chat", "text": "x" * 301}, "invalid"),
+               (alice, {"type": "vote", "kind": "PAUSE"}, "invalid"),
+               (anonymous, {"type": "chat", "text": "hi"}, "forbidden"),
+               (anonymous, {"type": "vote", "kind": "pause"}, "forbidden")]
+    for rec, frame, code in refused:
+        await rec.send(frame)
+        assert (await rec.receive_type("error", timeout=2))["code"] == code, frame
+    await alice.send({"type": "chat", "text": "good luck"})
     assert (await alice.receive_type("chat"))["message"]["text"] == "good luck"
     for rec in (alice, anonymous):
-        await rec.close()
-
-
-async def test_a_handshake_never_waits_for_the_writing_thread(cast):
-    """Opening a table (the user from the session, the suspension check, presence, a
-    kept seat to give back) only reads, on the reading thread: while the process's one
-    writing thread is busy, a seated player and a spectator still get their snapshots
-    at once (issue 15: a crowd of handshakes queued there, beside the moves)."""
-    from tests.games.ws import session_cookie
-
-    table, series, game = await seated_series(cast)
-    sessions = {user: await session_cookie(user) for user in (cast.alice, cast.charlie)}
-    sockets = []
-    async with writing_thread_busy():
-        for user in (cast.alice, cast.charlie):
-            rec = await asyncio.wait_for(connect(table.pk, session=sessions[user]), 3)
-            sockets.append(rec)
-            snap = await rec.receive_type("snapshot", timeout=3)
-            assert snap["you"]["position"] == (0 if user is cast.alice else None)
-    for rec in sockets:
         await rec.close()
 
 
@@ -691,11 +637,9 @@ async def test_the_resync_counts_forget_their_shared_reads_with_them(monkeypatch
     assert await consumers._resync_facts.get("1:0", lambda: read("after")) == "after"
 
 
-async def test_a_close_never_waits_for_the_writing_thread(cast):
-    """Closing a table (presence dropped, the others told that a player left) only
-    reads the database, on the reading thread: while the process's writing threads are
-    busy, a player's close still reaches presence and the other seats at once (issue 15:
-    the fuzzer's flood closes were half of that thread's work, beside the moves)."""
+async def test_a_close_reaches_presence_and_the_other_seats(cast):
+    """Closing a table drops the player's presence and tells the other seats that the
+    player left."""
     from games import presence as store
 
     table, series, game = await seated_series(cast)
@@ -709,11 +653,10 @@ async def test_a_close_never_waits_for_the_writing_thread(cast):
             if not next(s for s in told["seats"] if s["user"] == "alice")["connected"]:
                 return
 
-    async with writing_thread_busy():
-        await alice.close()
-        await asyncio.wait_for(bob_told_alice_left(), 3)
-        online = await database_sync_to_async(store.live_user_ids)(table.pk)
-        assert cast.alice.pk not in online and cast.bob.pk in online
+    await alice.close()
+    await asyncio.wait_for(bob_told_alice_left(), 3)
+    online = await database_sync_to_async(store.live_user_ids)(table.pk)
+    assert cast.alice.pk not in online and cast.bob.pk in online
     await bob.close()
 
 

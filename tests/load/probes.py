@@ -2,12 +2,13 @@
 
 The harness times a move from its own socket; what it cannot see is whether the wait
 was in the web process's event loop (busy sending, decoding, building views) or in
-the queue of the threads that write to the database (``kozel_site.ws.db_call``),
-behind other tables' moves. Every ``EVERY`` seconds each probe asks both for nothing:
+the queue of the thread that runs its sockets' database calls
+(``database_sync_to_async``), behind other tables' moves. Every ``EVERY`` seconds
+each probe asks both for nothing:
 
 - ``loop``: how late ``asyncio.sleep`` wakes up (the loop's lag);
-- ``writer``: how long a no-op handed to the writing threads takes to come back (their
-  queue, plus the loop's lag on the way back);
+- ``writer``: how long a no-op handed to that thread takes to come back (its queue,
+  plus the loop's lag on the way back);
 
 and every ``WINDOW`` seconds it writes one line ``load-probe {json}`` to its log with
 the window's percentiles. The harness reads them back into its results
@@ -49,9 +50,9 @@ def _noop() -> None:
 
 
 def _on_writer() -> Any:
-    from kozel_site.ws import db_call
+    from channels.db import database_sync_to_async
 
-    return db_call(_noop)()
+    return database_sync_to_async(_noop)()
 
 
 class StallSampler(threading.Thread):

@@ -1,57 +1,34 @@
-"""kozel_site/ws.py (issue 15): the site's consumers dispatch without channels'
-per-message ``close_old_connections`` hop (it queued every frame and group event of a
-web process on its one sync thread), and still reach the database through ``db_call``."""
+"""kozel_site/ws.py: what every site consumer shares on top of channels' own."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
-from channels import consumer as channels_consumer
+from autobahn.exception import Disconnected
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.services import tables
-from tests.games.conftest import make_user
-from tests.games.ws import connect
-
-pytestmark = pytest.mark.django_db(transaction=True)
+from games.services import publish
+from kozel_site.ws import SiteSocket
 
 
-async def test_a_table_socket_handles_frames_and_events_without_the_per_message_hop(
-        monkeypatch):
-    from channels.db import database_sync_to_async
-
-    hops: list[object] = []
-
-    async def counting_hop() -> None:
-        hops.append(object())
-
-    monkeypatch.setattr(channels_consumer, "aclose_old_connections", counting_hop)
-    owner = await database_sync_to_async(make_user)("owner")
-    table = await database_sync_to_async(tables.create_table)(
-        owner, tables.TableSettings(name="hops"))
-    socket = await connect(table.pk, owner)
-    assert (await socket.receive())["type"] == "snapshot"  # connect: db_call works
-    for nonce in range(5):
-        await socket.send({"type": "ping", "nonce": nonce})
-        assert (await socket.receive_type("pong"))["nonce"] == nonce
-    # A group event (a seat taken) reaches the socket as a fresh snapshot.
-    await database_sync_to_async(tables.take_seat)(table.pk, owner, 0)
-    snapshot = await socket.receive_type("snapshot")
-    assert any(seat.get("user") == "owner" for seat in snapshot["seats"])
-    await socket.close()
-    assert hops == []
+async def _run(consumer: type, messages: list[dict[str, Any]],
+               server_send: Any) -> None:
+    """Run ``consumer`` as daphne would, on ``messages`` from the client."""
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for message in messages:
+        inbox.put_nowait(message)
+    scope = {"type": "websocket", "path": "/ws/echo/", "headers": [], "subprotocols": []}
+    await asyncio.wait_for(consumer.as_asgi()(scope, inbox.get, server_send), 5)
 
 
 async def test_a_reply_to_a_socket_that_closed_under_it_is_dropped_not_a_crash():
     """daphne raises autobahn's ``Disconnected`` when a consumer sends on a socket the
-    client already closed; through ``send_json`` too (CI's load smoke, issue 15). The
-    consumer must go on to its disconnect, with no traceback. The ASGI server is the
-    boundary faked here: its ``send`` refuses every frame after the accept."""
-    import asyncio
-
-    from autobahn.exception import Disconnected
-    from channels.generic.websocket import AsyncJsonWebsocketConsumer
-
-    from kozel_site.ws import SiteSocket
-
+    client already closed; through ``send_json`` too. The consumer must go on to its
+    disconnect, with no traceback. The ASGI server is the boundary faked here: its
+    ``send`` refuses every frame after the accept."""
     disconnected: list[int] = []
 
     class Echo(SiteSocket, AsyncJsonWebsocketConsumer):
@@ -61,11 +38,6 @@ async def test_a_reply_to_a_socket_that_closed_under_it_is_dropped_not_a_crash()
         async def disconnect(self, code):  # type: ignore[no-untyped-def]
             disconnected.append(code)
 
-    inbox: asyncio.Queue[dict[str, object]] = asyncio.Queue()
-    for message in ({"type": "websocket.connect"},
-                    {"type": "websocket.receive", "text": '{"hello": 1}'},
-                    {"type": "websocket.disconnect", "code": 1006}):
-        inbox.put_nowait(message)
     sent: list[str] = []
 
     async def server_send(message):  # type: ignore[no-untyped-def]
@@ -73,61 +45,31 @@ async def test_a_reply_to_a_socket_that_closed_under_it_is_dropped_not_a_crash()
         if message["type"] == "websocket.send":
             raise Disconnected("Attempt to send on a closed protocol")
 
-    scope = {"type": "websocket", "path": "/ws/echo/", "headers": [], "subprotocols": []}
-    await asyncio.wait_for(Echo.as_asgi()(scope, inbox.get, server_send), 5)
+    await _run(Echo, [{"type": "websocket.connect"},
+                      {"type": "websocket.receive", "text": '{"hello": 1}'},
+                      {"type": "websocket.disconnect", "code": 1006}], server_send)
     assert sent == ["websocket.accept", "websocket.send"] and disconnected == [1006]
 
 
-async def test_a_write_never_waits_behind_a_slow_read():
-    """db_read runs on its own thread: while a read is held up (a table's facts read
-    when many games end together), a move's db_call still runs at once (issue 15)."""
-    import asyncio
-    import threading
+@pytest.mark.django_db(transaction=True)
+async def test_a_sockets_database_calls_hand_their_work_to_its_event_loop():
+    """Code run by a site consumer's database call knows it serves a web process's
+    socket (its broadcasts and follow-ups are handed on); the same call made from a
+    test's own task, which is no socket, does not."""
+    seen: list[bool] = []
 
-    from kozel_site.ws import db_call, db_read
+    def ask() -> None:
+        seen.append(publish.on_a_web_process())
 
-    release = threading.Event()
-    read = asyncio.ensure_future(db_read(release.wait)(10))
-    try:
-        owner = await asyncio.wait_for(db_call(make_user)("writer"), timeout=5)
-        assert owner.pk is not None and not read.done()
-    finally:
-        release.set()
-    assert await read is True
+    class Asking(SiteSocket, AsyncJsonWebsocketConsumer):
+        async def connect(self) -> None:
+            await database_sync_to_async(ask)()
+            await self.accept()
 
+    async def server_send(message: dict[str, Any]) -> None:
+        return None
 
-@pytest.mark.parametrize("threads", [2, 3])
-async def test_a_write_never_waits_behind_a_slow_write_while_a_thread_is_free(
-        settings, threads):
-    """db_call runs on ``KOZEL_WS_WRITE_THREADS`` threads: while all but one are held
-    up (a game's end, its hooks asking the broker and the database), another table's
-    move still runs at once (issue 15: behind a game's end on the one thread, every
-    other table of the process waited). Each thread closes its own connections."""
-    import asyncio
-    import threading
-
-    from django.db import connection
-
-    from kozel_site.ws import db_call
-
-    settings.KOZEL_WS_WRITE_THREADS = threads
-    release = threading.Event()
-    busy = threading.Semaphore(0)
-
-    def hold() -> str:
-        busy.release()
-        release.wait(10)
-        return threading.current_thread().name
-
-    held = [asyncio.ensure_future(db_call(hold)()) for _ in range(threads - 1)]
-    try:
-        for _ in held:
-            assert await asyncio.to_thread(busy.acquire, True, 5)
-        owner = await asyncio.wait_for(db_call(make_user)("writer"), timeout=5)
-        assert owner.pk is not None and not any(task.done() for task in held)
-        open_after = await db_call(lambda: connection.connection is not None)()
-    finally:
-        release.set()
-    names = await asyncio.gather(*held)
-    assert all(name.startswith("db-write") for name in names)
-    assert open_after is False  # closed around the call (CONN_MAX_AGE 0 in tests)
+    await _run(Asking, [{"type": "websocket.connect"},
+                        {"type": "websocket.disconnect", "code": 1000}], server_send)
+    await database_sync_to_async(ask)()
+    assert seen == [True, False]

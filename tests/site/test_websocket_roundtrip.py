@@ -20,10 +20,8 @@ def test_channel_layer_is_redis_pubsub_by_default_and_core_on_request(monkeypatc
     from channels_redis.core import RedisChannelLayer
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    from kozel_site.channel_layer import PubSubLayer
     from kozel_site.settings import base
 
-    assert isinstance(get_channel_layer(), PubSubLayer)
     assert isinstance(get_channel_layer(), RedisPubSubChannelLayer)
     monkeypatch.setenv("KOZEL_CHANNEL_LAYER", "redis")
     import importlib

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class SiteConfig(AppConfig):
+    """The site's glue: registers its system checks."""
+
+    name = "kozel_site"
+
+    def ready(self) -> None:
+        from kozel_site import checks  # noqa: F401  (registers system checks)
