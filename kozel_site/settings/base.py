@@ -97,9 +97,6 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # The same backend, its health check at most once a second per connection.
-        DATABASES["default"]["ENGINE"] = "kozel_site.postgres"
 else:
     DATABASES = {
         "default": {
@@ -309,9 +306,6 @@ KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS",
 # How many threads of a web process run its sockets' database writes (kozel_site/ws.py:
 # two measured better than one at 100 tables); each keeps a PostgreSQL connection.
 KOZEL_WS_WRITE_THREADS = env_int("KOZEL_WS_WRITE_THREADS", 2, minimum=1)
-# A move's reads and a snapshot's are PREPAREd once per PostgreSQL session
-# (games/services/prepared.py); set 0 behind a pooler in transaction mode (PgBouncer).
-KOZEL_DB_PREPARED_STATEMENTS = env_bool("KOZEL_DB_PREPARED_STATEMENTS", True)
 # How many WebSocket handshakes a web process serves at a time, the rest queued in
 # arrival order (kozel_site/ws_handshakes.py); 0 serves every one at once.
 KOZEL_WS_HANDSHAKES_AT_ONCE = env_int("KOZEL_WS_HANDSHAKES_AT_ONCE", 4, minimum=0)
