@@ -21,7 +21,7 @@ process, and A/B runs of the same command one after the other; issue 15):
   loop's own pool was worse (move p50 50 → 160 ms, p99 860 → 1390 ms, in a round when a
   move took eight round trips): six threads fought for the GIL and PostgreSQL got four
   times the connections for the same work; a move is now mostly waiting for PostgreSQL
-  (three round trips, games/services/rows.py). Three threads against one, one pair,
+  (a few round trips). Three threads against one, one pair,
   were not better (p99 40 against 28 ms), so two it is.
 - Calls that only read (a table's snapshot facts, who may view it, a reader's chat
   choices, and everything a handshake asks: :class:`ReadThreadAuthMiddleware`) run on
