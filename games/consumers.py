@@ -95,12 +95,10 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_snapshot(facts=arrival.facts)
 
     # A handshake's reads, in one hop to the reading thread (after the user's, the
-    # suspension's and the language's, kozel_site/ws.py): each hop is a hand-over to a
-    # thread and back, and the 157 sockets the fuzzer opens at once (or a dead web
-    # process's clients coming back) made the worst ten seconds of the live tables
-    # beside them (python -m tests.load fuzz, issue 15). Whether the reader may view
-    # the table, plays here or has a seat kept warm is answered from the table's facts,
-    # read once for the snapshot too, instead of a query each.
+    # suspension's and the language's, kozel_site/ws.py): a crowd of handshakes (a dead
+    # web process's clients coming back) must not queue beside the moves. Whether the
+    # reader may view the table, plays here or has a seat kept warm is answered from the
+    # table's facts, read once for the snapshot too, instead of a query each.
     def _arrive(self, invited: set[int]) -> int | Arrival:
         """The close code refusing this handshake (no such table, a private table this
         reader may not view), or the arrival: the table's facts with this socket counted
@@ -130,7 +128,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if getattr(self, "counted", False):
             self.counted = False
             # Only reads the database, as a connect's presence does: not on the writing
-            # thread, where the fuzzer's flood closes were half its work (issue 15).
+            # thread, beside the moves.
             await db_read(presence.disconnected)(
                 self.table_id, self.channel_name, self.user)
 
@@ -141,8 +139,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
         The language is activated in this consumer's own task, whose context no other
         socket shares (asgiref's ``Local`` copies on write), and again only if something
-        changed it: a ``translation.override`` around every message was 5 % of a web
-        process's loop under the fuzzer (py-spy ``--gil``, python -m tests.load, issue 15).
+        changed it: a ``translation.override`` around every message is measurable work
+        on the event loop.
         """
         if not hasattr(self, "language"):
             # Read with the handshake's user (kozel_site/asgi.py), else here.

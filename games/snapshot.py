@@ -131,7 +131,7 @@ class TableFacts:
         return self.series is not None and self.series.status == Series.Status.PLAYING
 
     # What a table socket's handshake asks of the person opening it, answered from the
-    # facts it reads anyway instead of a query each (issue 15).
+    # facts it reads anyway instead of a query each.
     def plays_here(self, user_id: int) -> bool:
         """Whether the person sits at the table, or plays (or is kept warm) in its live
         series: the facts' answer to games/services/presence.py's ``_plays_here``."""
@@ -160,11 +160,8 @@ class TableFacts:
 
     def view_for(self, position: int | None) -> dict[str, Any] | None:
         """The game's view for ``position`` (None: the public view, R19), made once per
-        facts: the sockets of a process that share these facts (a refresh notice, the
-        resyncs under one message count) and sit at the same seat, or watch, get the same
-        view instead of each restoring the game's state (the fuzzer's resyncs made that
-        3 % of a web process's event loop, python -m tests.load fuzz, issue 15). Never
-        changed after it is made: frames only read it."""
+        facts and seat for every frame built from them. Never changed after it is made:
+        frames only read it."""
         if self.game is None:
             return None
         if position not in self.views:

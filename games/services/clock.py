@@ -263,9 +263,9 @@ def _reclaimable_seat(series: Series, user: AbstractBaseUser | None) -> SeriesSe
 def seat_kept_for(table_id: int, user: AbstractBaseUser | None) -> bool:
     """Whether a substitute keeps a casual seat of ``table_id``'s live series warm for
     ``user`` (:func:`return_to_seat` gives it back). A read only: the live table asks it
-    on its reading thread at every connect, and calls :func:`return_to_seat` on the one
-    writing thread only when it is true (a crowd of connects queued there, beside the
-    moves: python -m tests.load, issue 15)."""
+    on its reading thread at every connect, and calls :func:`return_to_seat` on a
+    writing thread only when it is true (a crowd of connects must not queue there,
+    beside the moves)."""
     if user is None or not user.is_authenticated:
         return False
     return SeriesSeat.objects.filter(away_user=user, gave_up=False,

@@ -132,10 +132,9 @@ def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
     follow-up lost between a commit and its enqueue is restored at once.
 
     A task that moved on is told so by one read without a lock: at tables with a clock
-    every move queues the next turn's timeout, nearly all of which come due after the
-    game moved on, and each took the table's lock in line with its players' moves
-    (python -m tests.load play --clock 30). A task that looks current is checked again
-    under the locks.
+    nearly every timeout comes due after the game moved on, and must not wait in line
+    with the players' moves for the table's lock. A task that looks current is checked
+    again under the locks.
     """
     from games.services import schedule
 
