@@ -19,9 +19,11 @@ from games.services import series as series_service
 from games.services.errors import (
     GameOverError,
     IllegalActionError,
+    NotFoundError,
     NotYourSeatError,
     StaleVersionError,
 )
+from games.snapshot import read_table_facts
 from tests.games.helpers import (
     current_game,
     first_legal,
@@ -120,6 +122,14 @@ def test_an_act_naming_an_ended_game_changes_nothing(playing, full_table):
         play.submit_table_action(full_table.pk, users[state.turn],
                                  first_legal(state, state.turn).to_dict(), 0, game.pk)
     assert not Move.objects.filter(game=game).exists()
+
+
+def test_an_act_at_a_table_id_no_table_can_have_is_not_found(cast, playing):
+    """A URL's /ws/table/<30 digits>/ reaches the service as such an id."""
+    for table_id in (10 ** 9, 2 ** 63, 10 ** 30):
+        with pytest.raises(NotFoundError):
+            play.submit_table_action(table_id, cast.alice, {"kind": "lead", "cards": ["6C"]}, 0)
+        assert read_table_facts(table_id) is None
 
 
 def test_a_move_inside_a_callers_transaction_is_undone_with_it(postgresql, playing,
