@@ -9,12 +9,10 @@ what its groups receive.
 
 from __future__ import annotations
 
-import collections
 import json
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -25,12 +23,8 @@ from games import flood_cooldown, presence_beats, selectors, snapshot
 from games.policy import policy, user_group
 from games.presence import Connection
 from games.services import chat, clock, play, presence, publish, votes
-from games.services.errors import NotYourSeatError, ServiceError, StaleVersionError
-from games.services.locks import Locked
-from games.shared_reads import SharedReads
+from games.services.errors import ServiceError, StaleVersionError
 from kozel_site.ws import SiteSocket, db_call, db_read
-
-T = TypeVar("T")
 
 MAX_FRAME_BYTES = 4096
 # Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
@@ -43,98 +37,12 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
 
 
-def _read_facts(table_id: int) -> snapshot.TableFacts | None:
-    return snapshot.read_table_facts(table_id)  # one round trip (issue 15)
-
-
 @dataclass(frozen=True)
 class Arrival:
     """What an accepted handshake read (``TableConsumer._arrive``)."""
 
     facts: snapshot.TableFacts  # with this socket counted
     seat_kept: bool  # a substitute keeps this person's casual seat warm
-
-
-# A table's facts, read once per refresh notice for all of this process's sockets at the
-# table (games/shared_reads.py): the notices at a game's end and at the next deal reach
-# every socket of the table at once.
-_shared_facts: SharedReads[snapshot.TableFacts | None] = SharedReads()
-
-# A table's facts for the resyncs of this process's sockets at it, shared for up to a
-# second while no message about the table reached this process (any table message
-# bumps the table's count here before a socket handles it). Under the fuzzer resyncs
-# were ~40 reads of ~7 queries a second per web process, the reading thread's biggest
-# work (py-spy, issue 15). Exact for the game: a read shared under a count began after
-# every message this process had handled for the table, so a socket that resyncs after
-# an event (a gap) never gets a game older than that event. What no message announces
-# (a spectator's arrival: the spectator count) may be a second old.
-RESYNC_SHARE_SECONDS = 1.0
-_resync_facts: SharedReads[snapshot.TableFacts | None] = SharedReads(RESYNC_SHARE_SECONDS)
-_table_messages: collections.Counter[int] = collections.Counter()
-# A process that has served more tables than this forgets the counts and the reads
-# shared under them together (a count back at 0 must not find an old read).
-MAX_COUNTED_TABLES = 10_000
-
-# A table's playing rows (play.playing_rows), read without its lock for the refusals
-# judged on the event loop (an act surely refused, a reclaim with no seat to reclaim),
-# shared as the resyncs' facts are and exact for the same reason: under one count the
-# read began after every message this process had handled for the table, so it is never
-# older than a version a socket here was sent. Under the fuzzer these refusals were ~80
-# reads a second per web process, 40 % of its reading thread (py-spy, issue 15), most
-# at tables whose game never moved.
-_playing_rows: SharedReads[Locked | None] = SharedReads(RESYNC_SHARE_SECONDS)
-
-# What the games that acts named, other than their socket's current one, are to a table,
-# kept once it holds for good (play.OtherGame.settled: a game of another table, an id no
-# game can have, an ended game). The fuzzer named such games in one act in ten, each a
-# read.
-_settled_other_games: dict[tuple[int, int], play.OtherGame] = {}
-
-
-def _note_table_message(table_id: int) -> None:
-    if table_id not in _table_messages and len(_table_messages) >= MAX_COUNTED_TABLES:
-        _table_messages.clear()
-        _resync_facts.clear()
-        _playing_rows.clear()
-    _table_messages[table_id] += 1
-
-
-async def _shared_since_last_message(reads: SharedReads[T], table_id: int,
-                                     read: Callable[[int], T]) -> T:
-    """``read(table_id)`` on the reading thread, shared under the table's message count
-    (``_table_messages``) for up to ``RESYNC_SHARE_SECONDS``."""
-    return await reads.get(f"{table_id}:{_table_messages[table_id]}",
-                           lambda: db_read(read)(table_id))
-
-
-async def _other_game(table_id: int, game_id: int) -> play.OtherGame:
-    """What ``game_id`` is to ``table_id``: kept when it holds for good, else read."""
-    known = _settled_other_games.get((table_id, game_id))
-    if known is not None:
-        return known
-    which = await db_read(play.another_game)(table_id, game_id)
-    if which.settled:
-        if len(_settled_other_games) >= MAX_COUNTED_TABLES:
-            _settled_other_games.clear()
-        _settled_other_games[(table_id, game_id)] = which
-    return which
-
-
-def _legal_in(view: Any) -> list[dict[str, Any]] | None:
-    """A seat view's legal actions (the engine's own list for that seat at that
-    version), kept as sent: compared only when an act comes (:func:`_listed`). None for
-    a view with none to compare with (a spectator's public view, a game that is over)."""
-    if not isinstance(view, dict) or view.get("game_over") or not isinstance(
-            view.get("legal"), list):
-        return None
-    return view["legal"]
-
-
-def _listed(action: Any, legal: list[dict[str, Any]]) -> bool:
-    """Whether ``action`` (an engine Action) is one of ``legal`` (a view's list): the
-    same kind and the same set of cards."""
-    cards = {c.code for c in action.cards}
-    return any(a["kind"] == action.kind and set(a["cards"]) == cards for a in legal)
 
 
 class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
@@ -152,9 +60,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FLOOD)  # refused before any database work
             return
         self.position = None
-        self.seen_game: int | None = None
-        self.seen_version: int | None = None
-        self.seen_legal: list[dict[str, Any]] | None = None
         self.groups_joined = []
         self.tokens = BUCKET_SIZE
         self.last_refill = time.monotonic()
@@ -190,18 +95,16 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_snapshot(facts=arrival.facts)
 
     # A handshake's reads, in one hop to the reading thread (after the user's, the
-    # suspension's and the language's, kozel_site/ws.py): each hop is a hand-over to a
-    # thread and back, and the 157 sockets the fuzzer opens at once (or a dead web
-    # process's clients coming back) made the worst ten seconds of the live tables
-    # beside them (python -m tests.load fuzz, issue 15). Whether the reader may view
-    # the table, plays here or has a seat kept warm is answered from the table's facts,
-    # read once for the snapshot too, instead of a query each.
+    # suspension's and the language's, kozel_site/ws.py): a crowd of handshakes (a dead
+    # web process's clients coming back) must not queue beside the moves. Whether the
+    # reader may view the table, plays here or has a seat kept warm is answered from the
+    # table's facts, read once for the snapshot too, instead of a query each.
     def _arrive(self, invited: set[int]) -> int | Arrival:
         """The close code refusing this handshake (no such table, a private table this
         reader may not view), or the arrival: the table's facts with this socket counted
         in the table's presence (Redis), this reader's choices kept on the socket, and
         the Redis server the groups are joined on."""
-        facts = _read_facts(self.table_id)
+        facts = snapshot.read_table_facts(self.table_id)
         if facts is None:
             return CLOSE_NOT_FOUND
         if not selectors.may_view_table(facts.table, self.user, invited, facts.seats):
@@ -225,7 +128,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if getattr(self, "counted", False):
             self.counted = False
             # Only reads the database, as a connect's presence does: not on the writing
-            # thread, where the fuzzer's flood closes were half its work (issue 15).
+            # thread, beside the moves.
             await db_read(presence.disconnected)(
                 self.table_id, self.channel_name, self.user)
 
@@ -236,11 +139,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
         The language is activated in this consumer's own task, whose context no other
         socket shares (asgiref's ``Local`` copies on write), and again only if something
-        changed it: a ``translation.override`` around every message was 5 % of a web
-        process's loop under the fuzzer (py-spy ``--gil``, python -m tests.load, issue 15).
+        changed it: a ``translation.override`` around every message is measurable work
+        on the event loop.
         """
-        if not message["type"].startswith("websocket."):
-            _note_table_message(self.table_id)  # resyncs read the table afresh
         if not hasattr(self, "language"):
             # Read with the handshake's user (kozel_site/asgi.py), else here.
             self.language = self.scope.get(language.SCOPE_KEY) or await db_read(
@@ -297,24 +198,11 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = wanted
         self.position = position
 
-    async def send_snapshot(self, notice: str | None = None, resync: bool = False,
-                            facts: snapshot.TableFacts | None = None) -> None:
-        """Send this reader's snapshot. For a refresh ``notice`` the table's facts are
-        shared with this process's other sockets told the same (games/snapshot.py), for
-        a ``resync`` with its other resyncs since the table's last message
-        (``_resync_facts``); a connect reads them afresh, with its handshake (``facts``).
-        """
-        def read() -> Awaitable[snapshot.TableFacts | None]:
-            return db_read(_read_facts)(self.table_id)
-
+    async def send_snapshot(self, facts: snapshot.TableFacts | None = None) -> None:
+        """Send this reader's snapshot, from the table's facts read now (or ``facts``, read
+        with the handshake)."""
         if facts is None:
-            if notice is not None:
-                facts = await _shared_facts.get(f"{self.table_id}:{notice}", read)
-            elif resync:
-                facts = await _shared_since_last_message(_resync_facts, self.table_id,
-                                                         _read_facts)
-            else:
-                facts = await read()
+            facts = await db_read(snapshot.read_table_facts)(self.table_id)
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -327,20 +215,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         frame = snapshot.snapshot_for(facts, self.user, show_spectators=self.show_spectators,
                                       chat=lines)
         await self._subscribe(position, with_spectators)
-        game = frame["game"]
-        self.seen_game, self.seen_version = (None, None) if game is None else (
-            game["id"], game["version"])
-        self.seen_legal = None if game is None else _legal_in(game["view"])
         await self.send_json(frame)
-
-    def _saw(self, game_id: int, version: int, view: Any) -> None:
-        """The newest version of the current game this socket was sent, and its seat's
-        legal actions there (see :meth:`_refuse_without_the_database`); an older game's
-        late event is not it."""
-        if game_id == self.seen_game and (self.seen_version is None
-                                          or version > self.seen_version):
-            self.seen_version = version
-            self.seen_legal = _legal_in(view)
 
     # --- client frames ---------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -397,15 +272,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_error("invalid", 'An act frame needs "action" and "version".')
             return
         try:
-            surely_refused = self._refuse_without_the_database(content)
-            named = content.get("game_id")
-            if named is not None and named != self.seen_game:
-                play.refuse_other_game(await _other_game(self.table_id, named))
-            if surely_refused:  # its reason, from rows read without the table's lock
-                play.refuse_unlocked(
-                    await _shared_since_last_message(_playing_rows, self.table_id,
-                                                     play.playing_rows),
-                    self.user, content["action"], content["version"])
             await db_call(play.submit_table_action)(
                 self.table_id, self.user, content["action"], content["version"],
                 content.get("game_id"))
@@ -415,36 +281,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
 
-    def _refuse_without_the_database(self, content: dict[str, Any]) -> bool:
-        """Raise the refusal an act is sure to get, from what this socket already knows,
-        so that it never takes the table's lock: a malformed act, an act from a screen
-        that has no seat (a spectator, or a player whose seat a bot keeps), an act on a
-        version older than one this socket has sent (versions only grow). True for an
-        act whose refusal needs the stored game, which ``play.refuse_unlocked`` judges
-        from rows read without the lock (``_playing_rows``): one on the version this socket
-        was last sent that is not among its seat's legal actions there (the engine's own
-        list in the seat's view), and one on a version this socket was never sent
-        (``stale``, with the game's current version).
-
-        Hostile traffic (python -m tests.load fuzz, issue 15) is mostly such frames, and
-        each locked the live table it was sent to, in line with its players' moves. The
-        screen's seat and version come from the last snapshot or event it was sent; a
-        seat taken or given back sends a new snapshot before that screen can act.
-        """
-        action, version = play.check_act(content["action"], content["version"],
-                                         content.get("game_id"))
-        if self.position is None:
-            raise NotYourSeatError(translation.gettext("You do not sit at this game."))
-        if self.seen_version is None or content.get("game_id") not in (None, self.seen_game):
-            return False
-        if version < self.seen_version:
-            raise play.stale_error(self.seen_version, version)
-        return version > self.seen_version or (
-            self.seen_legal is not None and version == self.seen_version
-            and not _listed(action, self.seen_legal))
-
     async def on_resync(self, content: dict[str, Any]) -> None:
-        await self.send_snapshot(resync=True)
+        await self.send_snapshot()
 
     async def on_chat(self, content: dict[str, Any]) -> None:
         try:
@@ -475,10 +313,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     async def on_reclaim(self, content: dict[str, Any]) -> None:
         try:
-            # Refused here when it surely fails: no table lock for it.
-            clock.check_signed_in_to_reclaim(self.user)
-            clock.refuse_reclaim(await _shared_since_last_message(
-                _playing_rows, self.table_id, play.playing_rows), self.user)
             await db_call(clock.reclaim_seat)(self.table_id, self.user)
         except ServiceError as exc:
             await self.send_error(exc.code, exc.message)
@@ -493,7 +327,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
     # --- group messages (type "table.event" -> table_event) ----------------------------
     async def table_event(self, event: dict[str, Any]) -> None:
-        self._saw(event["game_id"], event["version"], event["view"])
         await self.send_json({"type": "event", "game_id": event["game_id"],
                               "version": event["version"], "view": event["view"],
                               "history_from": event["history_from"],
@@ -501,8 +334,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                               "turn_deadline": event.get("turn_deadline")})
 
     async def table_refresh(self, event: dict[str, Any]) -> None:
-        notice = event.get("notice")
-        await self.send_snapshot(notice if isinstance(notice, str) else None)
+        await self.send_snapshot()
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         hidden = getattr(self, "hidden_senders", set())

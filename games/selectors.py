@@ -79,19 +79,8 @@ def current_game(series: Series | None) -> Game | None:
 
 
 def roster(series: Series) -> list[SeriesSeat]:
-    """The series' four SeriesSeat rows by position: the one roster (DESIGN).
-
-    Read once per Series object and kept on it, so that a service that locked the
-    series and then changes a seat works on the same row objects it saves.
-    """
-    cached = series.__dict__.get("_roster")
-    if cached is None:
-        prefetched = getattr(series, "_prefetched_objects_cache", {}).get("roster")
-        cached = sorted(prefetched if prefetched is not None
-                        else SeriesSeat.objects.filter(series=series),
-                        key=lambda seat: seat.position)
-        series.__dict__["_roster"] = cached
-    return cached
+    """The series' four SeriesSeat rows by position: the one roster."""
+    return series.seats_in_order
 
 
 def roster_seat(series: Series, position: int) -> SeriesSeat:

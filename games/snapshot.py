@@ -1,12 +1,8 @@
 """The ``snapshot`` frame of games/WEBSOCKET.md, in two steps: the table's facts, read
 once, and each reader's frame made from them without a query.
 
-Why two steps (python -m tests.load, issue 15): when a game ends and when the next one
-is dealt, every socket at the table is told to refresh, and each used to read the same
-table, series, game, seats, roster, results and chat on its web process's one database
-thread (about ten queries a socket, all at once for every table whose game ended). Now a
-process reads a table's :class:`TableFacts` once per refresh notice and every socket of
-that table on the process builds its own frame from them (games/consumers.py).
+The facts are what every reader of a table shares; a socket keeps its reader's own
+choices (blocks, mutes, the spectators' chat) and builds its frame from the facts.
 
 What differs per reader is only computed in :func:`snapshot_for`: the seat's view of the
 game (R19: a seat sees its own hand, a spectator the public view), the chat it may read
@@ -39,6 +35,8 @@ from games.selectors import (
     CHAT_BACKLOG,
     away_position,
     chat_dict,
+    current_game,
+    current_series,
     roster,
     roster_seat,
     series_dict,
@@ -46,7 +44,6 @@ from games.selectors import (
     shown_chat,
     spectator_count,
 )
-from games.services import fact_rows
 
 # Chat lines read for everybody at once: enough that a reader who blocked a few chatty
 # people or reads only the players' channel still finds CHAT_BACKLOG lines among them;
@@ -134,7 +131,7 @@ class TableFacts:
         return self.series is not None and self.series.status == Series.Status.PLAYING
 
     # What a table socket's handshake asks of the person opening it, answered from the
-    # facts it reads anyway instead of a query each (issue 15).
+    # facts it reads anyway instead of a query each.
     def plays_here(self, user_id: int) -> bool:
         """Whether the person sits at the table, or plays (or is kept warm) in its live
         series: the facts' answer to games/services/presence.py's ``_plays_here``."""
@@ -163,11 +160,8 @@ class TableFacts:
 
     def view_for(self, position: int | None) -> dict[str, Any] | None:
         """The game's view for ``position`` (None: the public view, R19), made once per
-        facts: the sockets of a process that share these facts (a refresh notice, the
-        resyncs under one message count) and sit at the same seat, or watch, get the same
-        view instead of each restoring the game's state (the fuzzer's resyncs made that
-        3 % of a web process's event loop, python -m tests.load fuzz, issue 15). Never
-        changed after it is made: frames only read it."""
+        facts and seat for every frame built from them. Never changed after it is made:
+        frames only read it."""
         if self.game is None:
             return None
         if position not in self.views:
@@ -176,43 +170,49 @@ class TableFacts:
 
 
 def table_facts(table: Table) -> TableFacts:
-    """Read a table's shared facts (a handful of statements built once, and one Redis
-    read; games/services/rows.py, games/services/fact_rows.py)."""
-    return _facts_from(fact_rows.facts_of(table, CHAT_FETCH))  # statements built once
-
-
-def read_table_facts(table_id: int) -> TableFacts | None:
-    """:func:`table_facts` of the table ``table_id`` read with it (None: no such table),
-    in one round trip on PostgreSQL: what a live table's socket reads at a connect, a
-    resync and a refresh notice."""
-    found = fact_rows.all_facts(table_id, CHAT_FETCH)
-    return None if found is None else _facts_from(found)
-
-
-def _facts_from(found: fact_rows.FactRows) -> TableFacts:
-    """The facts from their rows, with who abandoned a seat and why (a statement, only
-    when a substitute plays someone's seat) and who is connected (Redis)."""
-    table, series = found.table, found.series
-    for seat in found.seats:
+    """Read a table's shared facts (a handful of queries and one Redis read)."""
+    series = current_series(table)
+    game = current_game(series)
+    if series is not None:
+        series.table = table
+        if game is not None:
+            game.series = series
+    seats = list(Seat.objects.filter(table=table).select_related("user__profile")
+                 .order_by("position"))
+    for seat in seats:
         seat.table = table
     games: list[dict[str, Any]] = []
     away_reasons: dict[int, str] = {}
     if series is not None:
         # Played-out games, those of a voided series too (marked ``void``).
-        for game_id, number, status, result in found.results:
-            games.append({"id": game_id, "number": number,
-                          "void": status == Game.Status.VOIDED, **_result_dict(result)})
+        for played in (series.games.filter(status__in=[Game.Status.FINISHED,
+                                                       Game.Status.VOIDED],
+                                           result__isnull=False)
+                       .select_related("result").order_by("number")):
+            games.append({"id": played.pk, "number": played.number,
+                          "void": played.status == Game.Status.VOIDED,
+                          **_result_dict(played.result)})
         away = [r.away_user_id for r in roster(series) if r.away_user_id]
         if away:
             for user_id, reason in (Conduct.objects.filter(
                     series=series, user_id__in=away, kind=Conduct.Kind.ABANDON)
                     .order_by("created_at").values_list("user_id", "reason")):
                 away_reasons[user_id] = reason  # the latest wins
-    for line in found.chat:
+    chat = list(ChatMessage.objects.filter(table=table, hidden=False)
+                .select_related("user__profile").order_by("-created_at")[:CHAT_FETCH])
+    for line in chat:
         line.table = table
-    return TableFacts(table=table, series=series, game=found.game, seats=found.seats,
+    return TableFacts(table=table, series=series, game=game, seats=seats,
                       connections=_connections(table.pk), games=games,
-                      recent_chat=found.chat, away_reasons=away_reasons)
+                      recent_chat=chat, away_reasons=away_reasons)
+
+
+def read_table_facts(table_id: int) -> TableFacts | None:
+    """:func:`table_facts` of the table ``table_id``, read with its owner (None: no such
+    table): what a live table's socket reads at a connect, a resync and a refresh
+    notice."""
+    table = Table.objects.select_related("owner").filter(pk=table_id).first()
+    return None if table is None else table_facts(table)
 
 
 def position_in(facts: TableFacts, user: AbstractBaseUser | None) -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from games.models.tables import Table
@@ -103,6 +104,13 @@ class Series(models.Model):
     def goats_with_eggs(self) -> bool:
         """R17: the goat of a series in which eggs happened."""
         return bool(self.goat) and self.eggs > 0
+
+    @cached_property
+    def seats_in_order(self) -> list[SeriesSeat]:
+        """The roster rows by position (a ``prefetch_related("roster")`` is used), read
+        once per object: a service that locked the series changes and saves the same row
+        objects it reads."""
+        return sorted(self.roster.all(), key=lambda seat: seat.position)
 
 
 class SeriesSeat(models.Model):

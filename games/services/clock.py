@@ -218,7 +218,7 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
     """A person whose seat a substitute bot keeps warm comes back to a casual table and
     plays it again (the consumer calls this when they open the table). Returns the
     position."""
-    check_signed_in_to_reclaim(user)
+    _check_signed_in_to_reclaim(user)
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         seat = _reclaimable_seat(series, user)
@@ -241,20 +241,7 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
         return position
 
 
-def refuse_reclaim(playing: Locked | None, user: AbstractBaseUser | None) -> None:
-    """Raise the refusal :func:`reclaim_seat` is sure to give, judged from ``playing``
-    (``play.playing_rows``, read without a lock); return when it may succeed (or when
-    only the locked path can say why not).
-
-    The live table's socket asks this first: a ``reclaim`` frame from a screen with no
-    seat to reclaim took the table's lock on the writing thread, in line with its
-    players' moves (python -m tests.load fuzz, issue 15)."""
-    check_signed_in_to_reclaim(user)
-    if playing is not None:
-        _reclaimable_seat(playing.series, user)
-
-
-def check_signed_in_to_reclaim(user: AbstractBaseUser | None) -> None:
+def _check_signed_in_to_reclaim(user: AbstractBaseUser | None) -> None:
     """Only a signed-in person has a seat to reclaim (no database needed to say so)."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to reclaim your seat."))
@@ -276,9 +263,9 @@ def _reclaimable_seat(series: Series, user: AbstractBaseUser | None) -> SeriesSe
 def seat_kept_for(table_id: int, user: AbstractBaseUser | None) -> bool:
     """Whether a substitute keeps a casual seat of ``table_id``'s live series warm for
     ``user`` (:func:`return_to_seat` gives it back). A read only: the live table asks it
-    on its reading thread at every connect, and calls :func:`return_to_seat` on the one
-    writing thread only when it is true (a crowd of connects queued there, beside the
-    moves: python -m tests.load, issue 15)."""
+    on its reading thread at every connect, and calls :func:`return_to_seat` on a
+    writing thread only when it is true (a crowd of connects must not queue there,
+    beside the moves)."""
     if user is None or not user.is_authenticated:
         return False
     return SeriesSeat.objects.filter(away_user=user, gave_up=False,

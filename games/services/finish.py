@@ -30,7 +30,6 @@ from games import engine, signals
 from games.models import Game, GameResult, Series, Table, Termination
 from games.services import follow_ups, schedule
 from games.services.locks import Locked
-from games.services.rows import Writes
 
 SERIES_STATUS = {
     Termination.COMPLETED: Series.Status.FINISHED,
@@ -59,11 +58,8 @@ TABLE_STATUS = {
 
 
 def finish_game_locked(locked: Locked, state: engine.GameState,
-                       result: engine.GameOutcome, writes: Writes) -> None:
-    """A game was played out (R14–R17): store its result, score the series (R18).
-
-    The rows' writes join ``writes``, which the caller sends with the game's last move
-    (one round trip on PostgreSQL, rows.Writes) after the hooks registered here."""
+                       result: engine.GameOutcome) -> None:
+    """A game was played out (R14–R17): store its result, score the series (R18)."""
     game, series = locked.game, locked.series
     now = timezone.now()
     game.status = Game.Status.FINISHED
@@ -71,40 +67,36 @@ def finish_game_locked(locked: Locked, state: engine.GameState,
     game.finished_at = now
     game.turn_deadline = None
     game.turn_seat = None
-    writes.update(game, ["status", "termination", "finished_at", "turn_deadline",
-                         "turn_seat"])
-    writes.insert(GameResult(
+    game.save(update_fields=["status", "termination", "finished_at", "turn_deadline",
+                             "turn_seat"])
+    GameResult.objects.create(
         game=game,
         points_a=result.points["A"], points_b=result.points["B"],
         tricks_a=result.tricks["A"], tricks_b=result.tricks["B"],
         loss_points_a=result.loss_points["A"], loss_points_b=result.loss_points["B"],
         eggs=result.eggs, winner=result.winner or "", last_taker=result.last_taker,
-    ))
+    )
     series_state = engine.record_game(engine.Series.from_dict(series.state), result)
     series.state = series_state.to_dict()
     series.loss_points_a = series_state.loss_points["A"]
     series.loss_points_b = series_state.loss_points["B"]
     series.eggs = series_state.eggs
-    writes.update(series, ["state", "loss_points_a", "loss_points_b", "eggs"])
+    series.save(update_fields=["state", "loss_points_a", "loss_points_b", "eggs"])
     follow_ups.on_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk,
                                   series_id=series.pk))
     if series_state.over:
         series.winner = series_state.winner or ""
         series.goat = series_state.goat or ""
-        end_series_locked(locked.table, series, Termination.COMPLETED, writes)
+        end_series_locked(locked.table, series, Termination.COMPLETED)
     else:
         schedule.on_commit_next_game(series.pk, game.number)
 
 
-def end_series_locked(table: Table, series: Series, termination: str,
-                      writes: Writes | None = None) -> None:
+def end_series_locked(table: Table, series: Series, termination: str) -> None:
     """End ``series`` for ``termination``; a game still being played stops with it.
 
     The caller holds the table's and the series' locks (and the live game's, if it
     locked it). Ending a series that already ended is refused loudly: callers check.
-    ``writes``: the series' and the table's updates join the caller's, which it sends
-    (the game that ended the series, :func:`finish_game_locked`); else they are sent
-    here.
     """
     if termination not in SERIES_STATUS:
         raise ValueError(f"unknown termination {termination!r}")
@@ -124,14 +116,10 @@ def end_series_locked(table: Table, series: Series, termination: str,
     series.status = SERIES_STATUS[termination]
     series.termination = termination
     series.finished_at = series.finished_at or now
-    own_writes = writes is None
-    writes = writes or Writes()
-    writes.update(series, ["status", "termination", "finished_at", "winner", "goat"])
+    series.save(update_fields=["status", "termination", "finished_at", "winner", "goat"])
     if table.status == Table.Status.PLAYING or termination == Termination.ABANDONED:
         table.status = TABLE_STATUS[termination]
-        writes.update(table, ["status", "updated_at"])
-    if own_writes:
-        writes.send()
+        table.save(update_fields=["status", "updated_at"])
     follow_ups.on_commit(partial(signals.series_finished.send, sender=Series,
                                   series_id=series.pk, winner=series.winner,
                                   goat=series.goat, termination=termination))

@@ -1,19 +1,15 @@
-"""The one lock order of live play: **Table → Series → Game** (DESIGN, invariants).
+"""The one lock order of live play: **Table → Series → Game**.
 
 Every transaction that locks more than one of a table, its series and a game takes its
-locks through this module (or, for a live table's move, through the one statement of
-games/services/rows.py), so they are always taken in that order and two paths can
-never wait on each other in a cycle (a move finishing a series writes the table; the
-empty-table sweep and a vote start from the table or the series). Each row is read
-*under* its lock: callers work on the returned objects and never write a row from a
+locks through this module, one ``select_for_update`` read each in that order, so two
+paths can never wait on each other in a cycle (a move finishing a series writes the
+table; the empty-table sweep and a vote start from the table or the series). Each row is
+read *under* its lock: callers work on the returned objects and never write a row from a
 copy read before the lock.
 
-That statement, ``FOR UPDATE OF t, s, g``, is locked by PostgreSQL in the order it names
-the rows (tests/games/test_move_rows.py checks it).
-
 On PostgreSQL these are ``SELECT ... FOR UPDATE`` row locks; on SQLite the IMMEDIATE
-transaction (STACK-NOTES 2) already serialises every writer and the locks are no-ops.
-Call everything here inside ``transaction.atomic``.
+transaction already serialises every writer and the locks are no-ops. Call everything
+here inside ``transaction.atomic``.
 """
 
 from __future__ import annotations
@@ -101,10 +97,8 @@ def lock_current(table: Table) -> tuple[Series | None, Game | None]:
 
     Returns ``(None, None)`` when no series is being played.
     """
-    # One locking read each (PostgreSQL locks just the row LIMIT 1 returns), not an id
-    # read then a lock: every move starts here, and each round trip to the database is
-    # paid by every move (python -m tests.load play, issue 15). Nobody can start another
-    # series or deal another game meanwhile: that needs the table lock we hold.
+    # Nobody can start another series or deal another game meanwhile: that needs the
+    # table lock we hold.
     series = (Series.objects.select_for_update().filter(table=table,
                                                          status=Series.Status.PLAYING)
               .order_by("-number").first())
@@ -138,10 +132,9 @@ def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
     follow-up lost between a commit and its enqueue is restored at once.
 
     A task that moved on is told so by one read without a lock: at tables with a clock
-    every move queues the next turn's timeout, nearly all of which come due after the
-    game moved on, and each took the table's lock in line with its players' moves
-    (python -m tests.load play --clock 30). A task that looks current is checked again
-    under the locks.
+    nearly every timeout comes due after the game moved on, and must not wait in line
+    with the players' moves for the table's lock. A task that looks current is checked
+    again under the locks.
     """
     from games.services import schedule
 

@@ -9,7 +9,6 @@ stale action raises a typed error and changes nothing.
 
 from __future__ import annotations
 
-import enum
 import random
 from typing import Any
 
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.models import Game, Move, Series
 from games.selectors import bot_seats, roster_seat, series_position
-from games.services import clock, finish, locks, publish, refusals, rows, schedule
+from games.services import clock, finish, locks, publish, refusals, schedule
 from games.services.errors import (
     GameOverError,
     IllegalActionError,
@@ -28,7 +27,6 @@ from games.services.errors import (
     NoGameError,
     NotFoundError,
     NotYourSeatError,
-    ServiceError,
     StaleVersionError,
 )
 
@@ -72,100 +70,16 @@ def check_act(action: Any, expected_version: Any,
     return parsed, version
 
 
-class OtherGame(enum.Enum):
-    """What a game an act names, other than the one its socket was told of, is to this
-    table (:func:`another_game`). ``ELSEWHERE``, ``NEVER`` and ``OVER`` hold for good
-    (:attr:`settled`): a game never moves to another table, no game takes an id out of
-    range and an ended game never plays again."""
-
-    ELSEWHERE = "elsewhere"  # a game of another table
-    NEVER = "never"  # an id no game can have (below 1, beyond 64 bits)
-    MISSING = "missing"  # no game has that id (yet)
-    OVER = "over"  # a game of this table that ended, or whose series did
-    PLAYING = "playing"  # a game of this table still being played
-
-    @property
-    def settled(self) -> bool:
-        return self in (OtherGame.ELSEWHERE, OtherGame.NEVER, OtherGame.OVER)
-
-
-MAX_ID = 2 ** 63 - 1  # a primary key is a 64-bit signed integer
-
-
-def another_game(table_id: Any, game_id: int) -> OtherGame:
-    """Read, without a lock, what ``game_id`` is to ``table_id`` (one row; none for an
-    id no game can have)."""
-    if not 1 <= game_id <= MAX_ID:
-        return OtherGame.NEVER
+def refuse_another_game(table_id: int, game_id: int) -> None:
+    """An act names a game other than the one being played at ``table_id``: refuse it
+    with NotFoundError (a game elsewhere, or none) or GameOverError (an ended game of
+    this table); return if it is the game being played here after all."""
     row = (Game.objects.filter(pk=game_id)
            .values("status", "series__status", "series__table_id").first())
-    if row is None:
-        return OtherGame.MISSING
-    if row["series__table_id"] != table_id:
-        return OtherGame.ELSEWHERE
-    if row["status"] != Game.Status.PLAYING or row["series__status"] != Series.Status.PLAYING:
-        return OtherGame.OVER
-    return OtherGame.PLAYING
-
-
-def refuse_other_game(which: OtherGame) -> None:
-    """The locked path's refusal of an act naming such a game: NotFoundError for a game
-    elsewhere (or none), GameOverError for an ended game of this table; none for the
-    game being played here."""
-    if which in (OtherGame.ELSEWHERE, OtherGame.NEVER, OtherGame.MISSING):
+    if row is None or row["series__table_id"] != table_id:
         raise NotFoundError(_("That game is not at this table."))
-    if which is OtherGame.OVER:
+    if row["status"] != Game.Status.PLAYING or row["series__status"] != Series.Status.PLAYING:
         raise GameOverError(_("That game is over."))
-
-
-def refuse_another_game(table_id: Any, game_id: int) -> None:
-    """An act names a game its socket was not told is the current one: refuse it as the
-    locked path would, reading one row without taking a lock; return if it is the game
-    being played here after all. Hostile frames naming other tables' games took the
-    table's lock each (python -m tests.load fuzz, issue 15); the live table's socket
-    also keeps the answers that hold for good (games/consumers.py)."""
-    refuse_other_game(another_game(table_id, game_id))
-
-
-def playing_rows(table_id: Any) -> locks.Locked | None:
-    """The rows an act locks (the table, its playing series with its roster, the
-    series' latest game), read without a lock: what :func:`refuse_unlocked` and
-    ``clock.refuse_reclaim`` judge from (games/services/rows.py)."""
-    return rows.peek_playing(table_id)
-
-
-def refuse_unlocked(playing: locks.Locked | None, user: AbstractBaseUser | None,
-                    action: Any, expected_version: Any) -> None:
-    """Raise the ``stale`` or ``illegal`` refusal the locked path would give an act,
-    from ``playing`` (:func:`playing_rows`, read without a lock); return when that is
-    not sure (the act then takes the locked path, which judges it). No query: the live
-    table's socket judges on its event loop from rows its process's sockets at the
-    table share (games/consumers.py).
-
-    The live table's socket asks this for an act that names the version it was last
-    sent but is not among that seat view's legal actions, and for an act that names a
-    version it was never sent. Under the fuzzer such acts came ~60 a second, and each
-    took a table's row lock on the web process's one writing thread, in line with the
-    live tables' moves (python -m tests.load fuzz, issue 15).
-
-    Sure, because the refusals are the locked path's own, in its order: a playing game,
-    :func:`_check_playable` (its ``stale`` when the stored version is another: versions
-    only grow, and an act on a version not yet reached names a view its player was not
-    sent, games/WEBSOCKET.md), then the seat and the engine on that version's state,
-    which no later write changes. Over, paused or no seat: the locked path says which."""
-    parsed, version = check_act(action, expected_version)
-    if playing is None:
-        return
-    game = playing.game
-    try:
-        _check_playable(game, version)
-    except StaleVersionError:
-        raise
-    except ServiceError:
-        return
-    seat = series_position(game.series, user)
-    if seat is not None:
-        _engine_apply(engine.GameState.from_dict(game.state), seat, parsed)
 
 
 def stale_error(current_version: int, seen: int) -> StaleVersionError:
@@ -192,23 +106,22 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
                         expected_version: Any, game_id: Any = None) -> int:
     """:func:`submit_action` on the game being played at ``table_id`` (the live table's
     socket knows its table, not always the game). ``game_id``, when given, must be it.
+
+    The one place that decides every refusal of a live table's act; each refusal
+    changes nothing.
     """
     parsed, version = check_act(action, expected_version, game_id)
     with transaction.atomic():
-        # The live table's hot path: one locking statement (games/services/rows.py).
-        locked = rows.lock_playing(table_id)
-        if locked is None:  # no playing game here: the ORM's locks say exactly why
-            table = locks.lock_table(table_id)
-            series, game = locks.lock_current(table)
-            if series is None or game is None:
-                if game_id is not None:
-                    refuse_another_game(table.pk, game_id)
-                raise NoGameError(_("No game is being played at this table."))
-            locked = locks.Locked(table, series, game)
-        if game_id is not None and locked.game.pk != game_id:
-            refuse_another_game(locked.table.pk, game_id)
+        table = locks.lock_table(table_id)
+        series, game = locks.lock_current(table)
+        if series is None or game is None:
+            if game_id is not None:
+                refuse_another_game(table.pk, game_id)
+            raise NoGameError(_("No game is being played at this table."))
+        if game_id is not None and game.pk != game_id:
+            refuse_another_game(table.pk, game_id)
             raise GameOverError(_("That game is over."))  # not the one being played
-        return _act_locked(locked, user, parsed, version)
+        return _act_locked(locks.Locked(table, series, game), user, parsed, version)
 
 
 def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: engine.Action,
@@ -218,7 +131,7 @@ def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: eng
         raise NotYourSeatError(_("You do not sit at this game."))
     _check_playable(locked.game, version)
     state = engine.GameState.from_dict(locked.game.state)
-    return apply_locked(locked, state, seat, action, Move.Source.PLAYER, last_write=True)
+    return apply_locked(locked, state, seat, action, Move.Source.PLAYER)
 
 
 def _engine_apply(state: engine.GameState, seat: int,
@@ -244,17 +157,11 @@ MOVE_FIELDS = ["version", "state", "turn_started_at", "turn_deadline", "turn_sea
 
 
 def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
-                 action: engine.Action, source: str, *, last_write: bool = False) -> int:
-    """Apply, store and announce one action. The caller holds the locks (locks.py).
-
-    ``last_write``: the caller writes nothing after it in its transaction, so the move
-    may commit with its own write (rows.Writes), a game's end and a series' end with
-    it: every announcement is registered first."""
+                 action: engine.Action, source: str) -> int:
+    """Apply, store and announce one action. The caller holds the locks (locks.py)."""
     game, series = locked.game, locked.series
     new_state = _engine_apply(state, seat, action)
     game.version += 1
-    move = Move(game=game, seq=game.version, seat=seat, kind=action.kind,
-                cards=[c.code for c in action.cards], source=source)
     game.state = new_state.to_dict()
     publish.on_commit_game_changed(game, new_state)  # the first hook to run (see there)
     roster_seat_ = roster_seat(series, seat)
@@ -263,15 +170,14 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     elif roster_seat_.away_user_id:
         game.substitute_seats |= 1 << seat  # not the absent person's own play
     clock.arm_turn_clock_locked(game, new_state, locked.table)
-    writes = rows.Writes()
-    writes.insert(move)
-    writes.update(game, MOVE_FIELDS)
+    Move.objects.create(game=game, seq=game.version, seat=seat, kind=action.kind,
+                        cards=[c.code for c in action.cards], source=source)
+    game.save(update_fields=MOVE_FIELDS)
     result = engine.outcome(new_state)
     if result is not None:
-        finish.finish_game_locked(locked, new_state, result, writes)
+        finish.finish_game_locked(locked, new_state, result)
     elif bot_seats(series):
         schedule.on_commit_bot_turn(game.pk, game.version)
-    writes.send(then_commit=last_write)
     return game.version
 
 
@@ -325,12 +231,10 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
             ):
                 choice = choose_bot_action(state, seat, bots[seat], rng, score)
                 if isinstance(choice, engine.Molodka):
-                    return apply_locked(locked, state, seat, choice, Move.Source.BOT,
-                                        last_write=True)
+                    return apply_locked(locked, state, seat, choice, Move.Source.BOT)
         if state.turn is not None and state.turn in bots:
             choice = choose_bot_action(state, state.turn, bots[state.turn], rng, score)
             if choice is None:
                 choice = engine.legal_actions(state, state.turn)[0]
-            return apply_locked(locked, state, state.turn, choice, Move.Source.BOT,
-                                last_write=True)
+            return apply_locked(locked, state, state.turn, choice, Move.Source.BOT)
         return None

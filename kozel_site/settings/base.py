@@ -98,9 +98,6 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # The same backend, its health check at most once a second per connection.
-        DATABASES["default"]["ENGINE"] = "kozel_site.postgres"
 else:
     DATABASES = {
         "default": {
@@ -301,9 +298,6 @@ KOZEL_BOT_DELAY_SECONDS = env_float("KOZEL_BOT_DELAY_SECONDS", 0.8, minimum=0)
 KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, minimum=0)
 # A table socket refreshes its presence entry this often; it expires after 3 missed beats.
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
-# A move's reads and a snapshot's are PREPAREd once per PostgreSQL session
-# (games/services/prepared.py); set 0 behind a pooler in transaction mode (PgBouncer).
-KOZEL_DB_PREPARED_STATEMENTS = env_bool("KOZEL_DB_PREPARED_STATEMENTS", True)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own

@@ -118,15 +118,11 @@ def test_player_reclaims_a_seat_at_a_casual_table(clocked):
 
     with transaction.atomic():
         clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
-    # the lock-free check lets the away person by
-    clock.refuse_reclaim(play.playing_rows(table.pk), user)
     assert clock.reclaim_seat(table.pk, user) == victim
     entry = roster_entry(series, victim)
     assert entry.user_id == user.pk and entry.bot_level == "" and entry.away_user_id is None
     with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
         clock.reclaim_seat(table.pk, user)
-    with pytest.raises(InvalidRequestError, match="no seat to reclaim"):
-        clock.refuse_reclaim(play.playing_rows(table.pk), user)
 
 
 def test_stranger_cannot_reclaim(clocked, cast):
@@ -135,11 +131,6 @@ def test_stranger_cannot_reclaim(clocked, cast):
         clock.reclaim_seat(table.pk, cast.charlie)
     with pytest.raises(PermissionDeniedError):
         clock.reclaim_seat(table.pk, None)
-    # The same refusals without a lock (the live table's socket asks first, issue 15).
-    with pytest.raises(InvalidRequestError):
-        clock.refuse_reclaim(play.playing_rows(table.pk), cast.charlie)
-    with pytest.raises(PermissionDeniedError):
-        clock.refuse_reclaim(play.playing_rows(table.pk), None)
 
 
 def test_disconnected_on_own_turn_for_60_s_a_bot_takes_over(clocked):
@@ -188,9 +179,8 @@ def test_tasks_for_a_deleted_game_do_nothing(db):
     assert clock.abandon_if_disconnected(987654, 0) is False
 
 
-def test_a_seat_left_at_a_ranked_table_is_not_reclaimed_with_or_without_the_lock(clocked):
-    """The leaver rule: at a ranked table the substitute keeps the seat (issue 6); the
-    lock-free check the live table's socket asks first says the same (issue 15)."""
+def test_a_seat_left_at_a_ranked_table_is_not_reclaimed(clocked):
+    """The leaver rule: at a ranked table the substitute keeps the seat (issue 6)."""
     from django.db import transaction
 
     table, series, game = clocked
@@ -199,8 +189,6 @@ def test_a_seat_left_at_a_ranked_table_is_not_reclaimed_with_or_without_the_lock
     with transaction.atomic():
         clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
     Series.objects.filter(pk=series.pk).update(ranked=True)
-    with pytest.raises(PermissionDeniedError, match="ranked"):
-        clock.refuse_reclaim(play.playing_rows(table.pk), user)
     with pytest.raises(PermissionDeniedError, match="ranked"):
         clock.reclaim_seat(table.pk, user)
     assert roster_entry(series, victim).away_user_id == user.pk

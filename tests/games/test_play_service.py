@@ -9,7 +9,7 @@ import pytest
 from django.db import close_old_connections
 
 from games import engine
-from games.models import Game, Move, Series
+from games.models import Game, Move, Series, Table
 from games.services import play
 from games.services import series as series_service
 from games.services.errors import (
@@ -165,12 +165,9 @@ def test_game_over_refuses_actions_and_series_progresses(series):
     assert series_service.start_next_game(series.pk, game.number) is None  # idempotent
 
 
-def test_an_act_naming_an_ended_game_or_another_tables_is_refused_either_way(series):
-    """The live table's unlocked refusal (play.refuse_another_game, issue 15) and the
-    locked path give the same answers: an ended game of this table is over, a game of
-    another table is not found, and the game being played passes."""
-    from games.services.errors import NotFoundError
-
+def test_an_act_naming_an_ended_game_or_another_tables_is_refused(series):
+    """An ended game of this table is over, a game of another table (or none, or an id
+    no game can have) is not found, and naming the game being played is an act."""
     users = users_by_position(series)
     game = current_game(series)
     play_out_game(game, users)
@@ -179,35 +176,21 @@ def test_an_act_naming_an_ended_game_or_another_tables_is_refused_either_way(ser
     leader = nxt.first_leader
     act = {"kind": "lead", "cards": [first_legal(state_of(nxt), leader).cards[0].code]}
     with pytest.raises(GameOverError, match="That game is over"):
-        play.refuse_another_game(table_id, game.pk)
-    with pytest.raises(GameOverError, match="That game is over"):
         play.submit_table_action(table_id, users[leader], act, nxt.version, game.pk)
-    with pytest.raises(NotFoundError):
-        play.refuse_another_game(table_id + 1000, nxt.pk)
-    with pytest.raises(NotFoundError):
-        play.submit_table_action(table_id, users[leader], act, nxt.version, 10 ** 9)
-    play.refuse_another_game(table_id, nxt.pk)  # the game being played: no refusal
-    # What each is to this table; the first two hold for good (the socket keeps them).
-    assert [play.another_game(table_id, g) for g in (game.pk, nxt.pk, 10 ** 9)] == [
-        play.OtherGame.OVER, play.OtherGame.PLAYING, play.OtherGame.MISSING]
-    assert play.another_game(table_id + 1000, nxt.pk) is play.OtherGame.ELSEWHERE
-    assert [play.another_game(table_id, g) for g in (0, -5, 2 ** 63, 10 ** 30)] == [
-        play.OtherGame.NEVER] * 4  # no read: no game can have them
-    for never in (0, 2 ** 63):
+    for elsewhere in (10 ** 9, 0, -5, 2 ** 63, 10 ** 30):
         with pytest.raises(NotFoundError):
-            play.refuse_another_game(table_id, never)
-    assert [w for w in play.OtherGame if w.settled] == [
-        play.OtherGame.ELSEWHERE, play.OtherGame.NEVER, play.OtherGame.OVER]
+            play.submit_table_action(table_id, users[leader], act, nxt.version, elsewhere)
+    other = Table.objects.create(name="Elsewhere", owner=users[leader])
+    with pytest.raises(NotFoundError):
+        play.submit_table_action(other.pk, users[leader], act, nxt.version, nxt.pk)
+    assert Move.objects.filter(game=nxt).count() == 0
     assert play.submit_table_action(table_id, users[leader], act, nxt.version,
                                     nxt.pk) == nxt.version + 1
 
 
-def test_an_illegal_or_stale_act_is_refused_unlocked_exactly_as_the_locked_path_refuses_it(series):
-    """play.refuse_unlocked (issue 15) raises only what the locked path would raise:
-    the engine's reason (R8: only the seat on lead leads), ``stale`` with the current
-    version for an act on another version; and it returns whenever it is not sure: a
-    legal act, a paused game, someone with no seat here, a table with no game being
-    played."""
+def test_an_illegal_or_stale_act_is_refused_with_its_reason_and_changes_nothing(series):
+    """The engine's reason (R8: only the seat on lead leads); ``stale`` with the current
+    version for an act on another version; no seat, a paused game, a malformed act."""
     from django.contrib.auth.models import AnonymousUser
 
     users = users_by_position(series)
@@ -215,26 +198,20 @@ def test_an_illegal_or_stale_act_is_refused_unlocked_exactly_as_the_locked_path_
     table_id, leader = series.table_id, game.first_leader
     other = (leader + 1) % 4
     lead = first_legal(state_of(game), leader, "lead").to_dict()
-    with pytest.raises(IllegalActionError) as unlocked:
-        play.refuse_unlocked(play.playing_rows(table_id), users[other], lead, 0)
-    with pytest.raises(IllegalActionError) as locked:
+    with pytest.raises(IllegalActionError, match=f"^R8: seat {leader} is on lead"):
         play.submit_table_action(table_id, users[other], lead, 0)
-    assert str(unlocked.value) == str(locked.value)
-    assert str(unlocked.value).startswith(f"R8: seat {leader} is on lead")
-    play.refuse_unlocked(play.playing_rows(table_id), users[leader], lead, 0)  # legal: not refused
-    with pytest.raises(StaleVersionError) as unlocked_stale:  # a version not reached
-        play.refuse_unlocked(play.playing_rows(table_id), users[leader], lead, 1)
-    with pytest.raises(StaleVersionError) as locked_stale:
+    with pytest.raises(StaleVersionError) as stale:  # a version not reached
         play.submit_table_action(table_id, users[leader], lead, 1)
-    assert str(unlocked_stale.value) == str(locked_stale.value)
-    assert unlocked_stale.value.current_version == locked_stale.value.current_version == 0
-    play.refuse_unlocked(play.playing_rows(table_id + 1000), users[other], lead, 0)  # no game there
-    play.refuse_unlocked(play.playing_rows(table_id), AnonymousUser(), lead, 0)  # no seat
-    Game.objects.filter(pk=game.pk).update(paused=True)
-    play.refuse_unlocked(play.playing_rows(table_id), users[other], lead, 0)  # paused: not sure
+    assert stale.value.current_version == 0
+    with pytest.raises(NotYourSeatError):
+        play.submit_table_action(table_id, AnonymousUser(), lead, 0)
     with pytest.raises(InvalidRequestError):
-        play.refuse_unlocked(play.playing_rows(table_id), users[other], {"kind": "lead"}, 0)
+        play.submit_table_action(table_id, users[leader], {"kind": "lead"}, 0)
+    Game.objects.filter(pk=game.pk).update(paused=True)
+    with pytest.raises(GameOverError, match="paused"):
+        play.submit_table_action(table_id, users[leader], lead, 0)
     assert Move.objects.filter(game=game).count() == 0
+    assert Game.objects.get(pk=game.pk).version == 0
 
 
 def test_r18_series_runs_to_its_target_and_names_the_goat(cast, table):

@@ -1,10 +1,7 @@
 """The snapshot in two steps (games/snapshot.py): the table's facts read once, then each
-reader's frame from them with no query of its own (issue 15), still R19-exact."""
+reader's frame from them with no query of its own, still R19-exact."""
 
 from __future__ import annotations
-
-import asyncio
-from collections import Counter
 
 import pytest
 from channels.db import database_sync_to_async
@@ -17,11 +14,9 @@ from games import snapshot
 from games.models import ChatMessage, Conduct
 from games.services import publish
 from games.services import series as series_service
-from games.shared_reads import SharedReads
 from tests.games.helpers import card_codes_in, current_game, state_of
 from tests.games.test_live_play import take_over
 from tests.games.ws import connect
-from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,81 +115,25 @@ def test_players_only_readers_fall_back_when_spectators_fill_the_shared_lines(
     assert [m["text"] for m in seated] == [f"alice {i}" for i in range(5)]
 
 
-class RecordingReads(SharedReads):
-    """The consumers' SharedReads, counting who asked for each key and how often the
-    read itself ran (instrumentation around the real thing)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asks: Counter[str] = Counter()
-        self.reads: Counter[str] = Counter()
-
-    async def get(self, key, read):
-        self.asks[key] += 1
-
-        async def counted():
-            self.reads[key] += 1
-            return await read()
-
-        return await super().get(key, counted)
-
-
-async def test_one_refresh_notice_is_read_once_for_the_sockets_of_a_process(
-        cast, monkeypatch):
-    """Four seats and a spectator on this process get one refresh notice: one read of
-    the table's facts, and each socket its own frame from it (its own hand only, R19)."""
-    from games import consumers
+async def test_a_refresh_notice_gives_each_socket_its_own_frame(cast):
+    """Four seats and a spectator get one refresh notice: each socket a fresh snapshot
+    with its own hand only (R19)."""
     from tests.games.test_table_consumer import seated_series
 
-    recording = RecordingReads()
-    monkeypatch.setattr(consumers, "_shared_facts", recording)
     table, series, game = await seated_series(cast)
     hands = _hands(await database_sync_to_async(state_of)(game))
     sockets = [await connect(table.pk, user) for user in [*cast.seated, cast.charlie]]
     for socket in sockets:
         await socket.receive_type("snapshot")
-    key = f"{table.pk}:probe"
     await get_channel_layer().group_send(publish.table_group(table.pk),
                                          {"type": "table.refresh", "notice": "probe"})
     try:
-        await until(lambda: recording.asks[key] == len(sockets), 5, "every socket's ask")
-        frames = []
-        for socket in sockets:  # the last snapshot each socket got (the probe's or later)
-            while not await socket.communicator.receive_nothing(0.2):
-                await socket.receive()
-            frames.append([f for f in socket.frames if f["type"] == "snapshot"][-1])
+        frames = [await socket.receive_type("snapshot") for socket in sockets]
     finally:
         for socket in sockets:
             await socket.close()
-    assert recording.reads[key] == 1
     for position, frame in enumerate(frames[:4]):
         assert frame["you"]["position"] == position
         assert set(frame["game"]["view"]["hand"]) == hands[position]
     assert frames[4]["you"]["position"] is None
     assert not (set().union(*hands) & card_codes_in(frames[4]))
-
-
-async def test_shared_reads_run_one_read_per_key_and_keep_no_failure():
-    shared: SharedReads[int] = SharedReads(keep_seconds=60)
-    calls: list[str] = []
-    gate = asyncio.Event()
-
-    async def read(name: str) -> int:
-        calls.append(name)
-        await gate.wait()
-        if name == "bad":
-            raise RuntimeError("database down")
-        return len(calls)
-
-    waiters = [asyncio.ensure_future(shared.get("k", lambda: read("k"))) for _ in range(5)]
-    other = asyncio.ensure_future(shared.get("j", lambda: read("j")))
-    await asyncio.sleep(0)
-    waiters[0].cancel()  # one socket closes while it waits: the others still get it
-    gate.set()
-    results = await asyncio.gather(*waiters[1:], other)
-    assert calls == ["k", "j"] and results == [1, 1, 1, 1, 2]
-    assert await shared.get("k", lambda: read("again")) == 1  # kept: late arrivals
-    with pytest.raises(RuntimeError):
-        await shared.get("bad", lambda: read("bad"))
-    # "bad" was not kept: the next asker reads again
-    await until(lambda: len(shared) == 2, 5, "the second read")

@@ -1,1 +1,0 @@
-"""Django's PostgreSQL backend with a cheaper connection health check (see ``base``)."""
