@@ -29,8 +29,9 @@ from games.ratings.models import (
     RatingChange,
     RatingContact,
     SeriesRecord,
+    epoch_days,
+    month_start,
 )
-from games.ratings.services import epoch_days, month_start
 
 BATCH = 2000
 
