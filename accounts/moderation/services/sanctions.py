@@ -31,6 +31,7 @@ from accounts.language import recipient_language
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import REASON_MAX, ModerationLog, Report, Sanction
+from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from accounts.moderation.services.reports import resolve_locked
 from games.models import ChatMessage, Seat, Table
@@ -49,16 +50,6 @@ ACTION_OF_KIND = {
 
 
 # --- who may act, on whom ------------------------------------------------------------------
-
-def require_moderator(actor: AbstractBaseUser | None,
-                      perm: str = "moderation.add_sanction") -> AbstractBaseUser:
-    """The actor is a signed-in, unsuspended moderator holding ``perm``."""
-    if actor is None or not actor.is_authenticated or not actor.is_active:
-        raise PermissionDeniedError(_("Only moderators can do that."))
-    if not actor.has_perm(perm) or selectors.suspension_of(actor) is not None:
-        raise PermissionDeniedError(_("Only moderators can do that."))
-    return actor
-
 
 def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
     if user is None or not getattr(user, "pk", None):
