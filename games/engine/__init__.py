@@ -23,6 +23,7 @@ from .game import (
     TEAM_B,
     GameOutcome,
     apply,
+    game_from_position,
     game_record,
     last_action_history_start,
     legal_actions,
@@ -30,12 +31,13 @@ from .game import (
     opponents_of,
     outcome,
     partner_of,
+    position_of,
     replay,
     seats_to_act,
     team_of,
 )
 from .observation import Policy, SeatView, observe, public_view
-from .position import Position, game_from_position, position_of
+from .position import Position
 from .rules import beats, can_beat
 from .scoring import Series, new_series, record_game, score
 from .state import GameState
