@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 
+from django.utils import translation
+
 COUNTRY_CHOICES: list[tuple[str, str]] = [
     ("AF", "Afghanistan"), ("AX", "Åland Islands"), ("AL", "Albania"), ("DZ", "Algeria"),
     ("AS", "American Samoa"), ("AD", "Andorra"), ("AO", "Angola"), ("AI", "Anguilla"),
@@ -105,8 +107,6 @@ def localized_choices(language: str | None = None) -> list[tuple[str, str]]:
 
 
 def _language(language: str | None) -> str:
-    from django.utils import translation
-
     return (language or translation.get_language() or "en").split("-")[0]
 
 

@@ -53,6 +53,7 @@ from itertools import combinations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils.module_loading import import_string
 
 
@@ -77,8 +78,6 @@ class TablePolicy:
         ids = self.hidden_chat_senders(user, table_id)
         if ids is None:
             return None
-        from django.contrib.auth import get_user_model
-
         return dict(get_user_model().objects.filter(pk__in=ids)
                     .values_list("pk", "username"))
 

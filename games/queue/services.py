@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from celery import current_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -49,8 +50,6 @@ CLOCKS = (15, 30)
 
 
 def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
-    from allauth.account.models import EmailAddress
-
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to play ranked."))
     if not EmailAddress.objects.filter(user=user, verified=True).exists():

@@ -19,6 +19,7 @@ from django.db.models import Count, F, FloatField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, Least, Sqrt
 from django.utils import timezone
 
+from games.models import Series, SeriesSeat, Table
 from games.ratings.charts import HistoryPoint, history_svg
 from games.ratings.conf import rating_settings
 from games.ratings.models import (
@@ -289,8 +290,6 @@ class WatchedTable:
 def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
     """Live public tables, strongest first: the best seat's displayed rating, or the
     bot level's place on the ladder (issue 17, "online now")."""
-    from games.models import Series, SeriesSeat, Table
-
     live = list(Series.objects.filter(status=Series.Status.PLAYING,
                                       table__visibility=Table.Visibility.PUBLIC)
                 .select_related("table").order_by("-started_at")[:100])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -297,8 +298,6 @@ def build_whist(players: int, seed: int = 0, steps: int = 4000) -> list[list[lis
     into tables by a seeded hill-climb that evens out how often two players meet as
     opponents.
     """
-    import random
-
     rng = random.Random(seed)
     people: list[int | None] = list(range(players))
     if players % 2:

@@ -23,7 +23,7 @@ from games.services.errors import (
     TableStateError,
 )
 from games.tournaments import pairing, permissions, publish
-from games.tournaments.models import Entry, Round, Tournament
+from games.tournaments.models import Club, Entry, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
 
@@ -98,8 +98,6 @@ def validate(s: EventSettings) -> EventSettings:
 def create_tournament(club_id: int, user: AbstractBaseUser | None,
                       s: EventSettings) -> Tournament:
     """A director creates a tournament; registration opens at once."""
-    from games.tournaments.models import Club
-
     user = require_verified(user, "create a tournament")
     clean = validate(s)
     club = Club.objects.filter(pk=club_id).first() if isinstance(club_id, int) else None
@@ -144,8 +142,8 @@ def late_join_open(t: Tournament) -> bool:
     return 2 * rounds_started(t) < t.rounds
 
 
-def entry_of(t: Tournament, user_id: int) -> Entry | None:
-    """``user_id``'s entry in ``t`` (as either player), if any."""
+def entered(t: Tournament, user_id: int) -> Entry | None:
+    """``user_id``'s entry in ``t`` (as either player) whatever its status, if any."""
     return t.entries.filter(Q(player1_id=user_id) | Q(player2_id=user_id)).first()
 
 
@@ -171,7 +169,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
         if not late_join_open(t):
             raise TableStateError(_("Registration is closed.") if t.status != "running" else
                                   _("Late entries close when half the rounds have started."))
-        if entry_of(t, user.pk) is not None:
+        if entered(t, user.pk) is not None:
             raise InvalidRequestError(_("You are already entered in this tournament."))
         first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
         if t.is_pairs:
@@ -180,7 +178,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
                 raise InvalidRequestError(_("Your partner is someone else."))
             require_verified(mate, "play")  # their address must be verified too
             _require_member(t, mate, "Your partner")
-            if entry_of(t, mate.pk) is not None:
+            if entered(t, mate.pk) is not None:
                 raise InvalidRequestError(_("%(name)s is already entered.") % {
                     "name": mate.get_username()})
             if (t.format == "round_robin" and t.entries.exclude(

@@ -684,7 +684,7 @@ def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
         raise PermissionDeniedError(_("Sign in first."))
     with transaction.atomic():
         t = lock_tournament(tournament_id)
-        entry = events.entry_of(t, user.pk)
+        entry = events.entered(t, user.pk)
         if entry is None or entry.status in (Entry.Status.WITHDRAWN,
                                              Entry.Status.DISQUALIFIED):
             raise InvalidRequestError(_("You have no entry to withdraw."))
