@@ -24,19 +24,19 @@ def match_finished_task(series_id: int) -> None:
     rounds.match_finished(series_id)
 
 
-@id_task("tournaments.checkin_deadline")
+@id_task(rounds.CHECKIN_DEADLINE_TASK)
 def checkin_deadline_task(round_id: int) -> None:
     """The round's check-in window closed: absentees forfeit or get a bot."""
     rounds.checkin_deadline(round_id)
 
 
-@id_task("tournaments.round_time")
+@id_task(rounds.ROUND_TIME_TASK)
 def round_time_task(round_id: int) -> None:
     """The round's time limit: running matches are decided by fewer loss points."""
     rounds.round_time(round_id)
 
 
-@id_task("tournaments.start_round")
+@id_task(rounds.START_ROUND_TASK)
 def start_round_task(tournament_id: int, number: int) -> None:
     """The break after a round is over: start round ``number`` (unless paused)."""
     try:

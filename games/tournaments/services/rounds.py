@@ -57,6 +57,13 @@ from games.tournaments.services import audit, events
 from games.tournaments.services.events import lock_tournament
 
 logger = logging.getLogger(__name__)
+
+# The names of the tasks this module queues (games/tournaments/tasks.py declares them
+# with these names): sent by name, because the tasks call this module.
+CHECKIN_DEADLINE_TASK = "tournaments.checkin_deadline"
+ROUND_TIME_TASK = "tournaments.round_time"
+START_ROUND_TASK = "tournaments.start_round"
+
 SUBSTITUTE_LEVEL = "casual"
 # A scheduled step may arrive a little early (clock skew between hosts).
 EARLY = timedelta(milliseconds=500)
@@ -305,10 +312,10 @@ def _schedule(round_: Round) -> None:
     def enqueue() -> None:
         try:
             current_app.send_task(
-                "tournaments.checkin_deadline", (round_.pk,), ignore_result=True,
+                CHECKIN_DEADLINE_TASK, (round_.pk,), ignore_result=True,
                 countdown=max(0.0, (round_.checkin_deadline - timezone.now()).total_seconds()))
             current_app.send_task(
-                "tournaments.round_time", (round_.pk,), ignore_result=True,
+                ROUND_TIME_TASK, (round_.pk,), ignore_result=True,
                 countdown=max(0.0, (round_.ends_at - timezone.now()).total_seconds()))
         except Exception:  # noqa: BLE001 - the beat tick does it
             logger.exception("could not schedule round %s", round_.pk)
@@ -601,7 +608,7 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
 def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
     def enqueue() -> None:
         try:
-            current_app.send_task("tournaments.start_round", (tournament_id, number),
+            current_app.send_task(START_ROUND_TASK, (tournament_id, number),
                                   ignore_result=True, countdown=countdown)
         except Exception:  # noqa: BLE001 - the beat tick does it
             logger.exception("could not schedule round %s of %s", number, tournament_id)
