@@ -21,7 +21,6 @@ from .game import (
     ALGORITHM_VERSION,
     TEAM_A,
     TEAM_B,
-    GameOutcome,
     apply,
     game_from_position,
     game_record,
@@ -39,7 +38,7 @@ from .game import (
 from .observation import Policy, SeatView, observe, public_view
 from .position import Position
 from .rules import beats, can_beat
-from .scoring import Series, new_series, record_game, score
+from .scoring import GameOutcome, Series, new_series, record_game, score
 from .state import GameState
 
 __all__ = [

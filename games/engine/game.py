@@ -18,7 +18,6 @@ games.engine.errors.IllegalActionError: R8: the trick has been led already (by s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from . import fast
@@ -45,12 +44,11 @@ from .fast import (
 )
 from .position import Position, deal_start
 from .rules import can_beat_mask, is_one_suit
-from .scoring import score
+from .scoring import GameOutcome, score
 from .state import Event, GameState, LastTrick
 
 __all__ = [
     "ALGORITHM_VERSION",
-    "GameOutcome",
     "apply",
     "game_from_position",
     "game_record",
@@ -311,34 +309,6 @@ def last_action_history_start(state: GameState) -> int:
         if state.history[index][0] in ("play", "molodka"):
             return index
     return 0
-
-
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """The result of a finished game (R14, R16, R17).
-
-    ``termination`` is ``"completed"`` (R14: stock and hands played out).
-    """
-
-    points: dict[str, int]
-    tricks: dict[str, int]
-    loss_points: dict[str, int]
-    eggs: bool
-    winner: str | None
-    last_taker: int
-    termination: str = "completed"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form with every field."""
-        return {
-            "points": dict(self.points),
-            "tricks": dict(self.tricks),
-            "loss_points": dict(self.loss_points),
-            "eggs": self.eggs,
-            "winner": self.winner,
-            "last_taker": self.last_taker,
-            "termination": self.termination,
-        }
 
 
 def outcome(state: GameState) -> GameOutcome | None:
