@@ -112,6 +112,7 @@ def _language(language: str | None) -> str:
 
 @functools.cache
 def _localized(language: str) -> dict[str, str]:
+    # Imported on use: babel's locale data is only needed by a form's country list.
     from babel import Locale, UnknownLocaleError
 
     try:

@@ -56,6 +56,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.module_loading import import_string
 
+from games.services.errors import ServiceError
+
 
 def user_group(user_id: int) -> str:
     """The group of every open table socket of one signed-in user."""
@@ -94,8 +96,6 @@ class TablePolicy:
         """Pairs among ``users`` who may not share a table: those ``check_partner``
         refuses (a block either way, under moderation). One check per pair: queues are
         short, and the matcher runs off the request path."""
-        from games.services.errors import ServiceError
-
         apart: set[frozenset[int]] = set()
         for a, b in combinations(users, 2):
             try:
