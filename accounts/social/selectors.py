@@ -12,8 +12,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 
 from accounts.moderation.models import Block
-from accounts.social import presence
 from accounts.social.models import Follow, Notification, SocialSettings, TableInvite
+from games import presence
 from games.models import Series, SeriesSeat, Table
 from games.selectors import online_now
 
