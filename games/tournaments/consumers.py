@@ -5,8 +5,7 @@
   that changed the tournament; the page then fetches its live part again.
 - ``ws/tournaments/me/``: a signed-in person joins their page group
   (``user_pages_group``; every page opens ``ws/me/`` instead, accounts/social/consumers.py)
-  and gets
-  ``{"type": "banner"}`` when their round starts or their match changes; every page then
+  and gets ``{"type": "banner"}`` when their round starts or their match changes; every page then
   fetches the banner again (static/js/tournaments/banner.js).
 
 Both are receive-only: anything a client sends is ignored (one "ping" is answered).
