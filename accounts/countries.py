@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 
+from django.utils import translation
+
 COUNTRY_CHOICES: list[tuple[str, str]] = [
     ("AF", "Afghanistan"), ("AX", "Åland Islands"), ("AL", "Albania"), ("DZ", "Algeria"),
     ("AS", "American Samoa"), ("AD", "Andorra"), ("AO", "Angola"), ("AI", "Anguilla"),
@@ -105,13 +107,12 @@ def localized_choices(language: str | None = None) -> list[tuple[str, str]]:
 
 
 def _language(language: str | None) -> str:
-    from django.utils import translation
-
     return (language or translation.get_language() or "en").split("-")[0]
 
 
 @functools.cache
 def _localized(language: str) -> dict[str, str]:
+    # Imported on use: babel's locale data is only needed by a form's country list.
     from babel import Locale, UnknownLocaleError
 
     try:

@@ -20,14 +20,15 @@ from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
 from django.db.models.signals import post_save
 
+from accounts.language import on_login
+from accounts.services import ensure_profile
+
 
 def _create_profile_on_commit(
     sender: type, instance: Any, created: bool, raw: bool = False, **kwargs: Any
 ) -> None:
     if not created or raw:  # raw: loaddata must reproduce fixtures exactly
         return
-    from accounts.services import ensure_profile
-
     user_pk = instance.pk
 
     def _ensure() -> None:
@@ -45,6 +46,4 @@ def connect() -> None:
         sender=get_user_model(),
         dispatch_uid="accounts.create_profile_on_commit",
     )
-    from accounts.language import on_login
-
     user_logged_in.connect(on_login, dispatch_uid="accounts.language_on_login")

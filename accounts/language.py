@@ -26,6 +26,9 @@ from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from accounts.models import Profile
+from accounts.services import update_profile
+
 SESSION_KEY = "kozel_language"
 
 
@@ -41,8 +44,6 @@ def supported(code: object) -> str | None:
 
 def profile_language(user: AbstractBaseUser) -> str | None:
     """The profile's preferred language of ``user`` (one query), or None."""
-    from accounts.models import Profile
-
     code = (Profile.objects.filter(user=user)
             .values_list("preferred_language", flat=True).first())
     return supported(code)
@@ -124,8 +125,6 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """
     code = supported(request.POST.get("language"))
     if code and request.user.is_authenticated:
-        from accounts.services import update_profile
-
         try:
             update_profile(request.user, preferred_language=code)
         except ValidationError:

@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ObjectDoesNotExist
 
 from accounts.models import Profile
+from games.ratings.selectors import totals
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,6 @@ def profile_stats(user: AbstractBaseUser) -> ProfileStats:
     finishes (games/ratings, issue 7), ranked and casual alike; a voided series no
     longer counts. A player who left a series counts it as lost.
     """
-    from games.ratings.selectors import totals
-
     t = totals(user)
     return ProfileStats(games_played=t.games_played, series_won=t.series_won,
                         series_lost=t.series_lost, goats=t.goats, eggs=t.eggs,

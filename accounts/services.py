@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -86,8 +87,6 @@ def delete_account(user: AbstractBaseUser) -> None:
     is blanked and flagged, so every page prints "deleted player". Deleting an already
     deleted account does nothing.
     """
-    from allauth.account.models import EmailAddress
-
     user_model = get_user_model()
     # Lock the user row so a concurrent profile edit or login cannot resurrect details.
     locked = user_model.objects.select_for_update().get(pk=user.pk)

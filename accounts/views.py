@@ -12,13 +12,14 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import language, selectors, services
+from accounts import history, language, selectors, services
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.social import selectors as social_selectors
 from games.ratings import selectors as rating_selectors
@@ -102,10 +103,6 @@ HISTORY_PAGE_SIZE = 30
 def game_history(request: HttpRequest, username: str) -> HttpResponse:
     """``/@/<username>/games``: every series and game the player took part in, filtered
     by ?kind=ranked|casual|tournament, ?partner=<name>, ?against=<name>."""
-    from django.core.paginator import Paginator
-
-    from accounts import history
-
     player = selectors.user_by_username(username)
     if player is None:
         raise Http404("No player with that name.")

@@ -53,7 +53,10 @@ from itertools import combinations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils.module_loading import import_string
+
+from games.services.errors import ServiceError
 
 
 def user_group(user_id: int) -> str:
@@ -77,8 +80,6 @@ class TablePolicy:
         ids = self.hidden_chat_senders(user, table_id)
         if ids is None:
             return None
-        from django.contrib.auth import get_user_model
-
         return dict(get_user_model().objects.filter(pk__in=ids)
                     .values_list("pk", "username"))
 
@@ -95,8 +96,6 @@ class TablePolicy:
         """Pairs among ``users`` who may not share a table: those ``check_partner``
         refuses (a block either way, under moderation). One check per pair: queues are
         short, and the matcher runs off the request path."""
-        from games.services.errors import ServiceError
-
         apart: set[frozenset[int]] = set()
         for a, b in combinations(users, 2):
             try:

@@ -12,7 +12,10 @@ Keys (all under the run's Redis prefix):
 - ``presence:t:<table>``: sorted set of ``<conn>|<user id or 0>``, scored by expiry;
 - ``presence:all``: the same entries as ``<table>|<conn>|<user>`` for the reaper;
 - ``presence:gone:<table>``: hash user id -> when their last socket went away;
-- ``presence:human:<table>``: when a signed-in person was last seen at the table.
+- ``presence:human:<table>``: when a signed-in person was last seen at the table;
+- ``presence:pages``: every open page socket (accounts/social/consumers.py, one per page
+  of a signed-in person) as ``<user id>|<conn>``, scored by expiry. "Online" for friends
+  is a page socket or a table socket (:func:`online_among`).
 
 Presence is advisory (it decides who *looks* online and starts absence countdowns);
 game data never lives here, so losing Redis only makes everyone look away until their
@@ -223,3 +226,55 @@ def open_socket_count(now: float | None = None) -> int:
 def clear_table(table_id: int) -> None:
     """Forget a table's presence (tests; a deleted table)."""
     client().delete(_key("t", table_id), _key("gone", table_id), _key("human", table_id))
+
+
+# --- Page sockets ----------------------------------------------------------------------
+
+def _page_members(user_id: int, now: float) -> list[bytes]:
+    return [m for m in client().zrangebyscore(_key("pages"), f"({now}", "+inf")
+            if m.decode().partition("|")[0] == str(user_id)]
+
+
+def touch_page(user_id: int, conn: str, now: float | None = None) -> bool:
+    """Refresh one page socket; True when the user had no live page socket before."""
+    now = time.time() if now is None else now
+    was = bool(_page_members(user_id, now))
+    pipe = client().pipeline(transaction=False)
+    pipe.zremrangebyscore(_key("pages"), "-inf", now)  # forget the dead on the way
+    pipe.zadd(_key("pages"), {f"{user_id}|{conn}": now + ttl_seconds()})
+    pipe.execute()
+    return not was
+
+
+def drop_page(user_id: int, conn: str, now: float | None = None) -> bool:
+    """A page socket's clean close; True when that was the user's last page socket."""
+    now = time.time() if now is None else now
+    client().zrem(_key("pages"), f"{user_id}|{conn}")
+    return not _page_members(user_id, now)
+
+
+def _on_pages(now: float) -> set[int]:
+    return {int(m.decode().partition("|")[0])
+            for m in client().zrangebyscore(_key("pages"), f"({now}", "+inf")}
+
+
+def on_pages(now: float | None = None) -> set[int]:
+    """Everyone with a page socket open right now (before privacy); empty when Redis
+    does not answer (presence is advisory)."""
+    try:
+        return _on_pages(time.time() if now is None else now)
+    except Exception:  # noqa: BLE001 - presence is advisory: nobody looks online
+        return set()
+
+
+def online_among(user_ids: Iterable[int], now: float | None = None) -> set[int]:
+    """Which of ``user_ids`` have a page or a table of the site open (before privacy)."""
+    wanted = set(user_ids)
+    if not wanted:
+        return set()
+    now = time.time() if now is None else now
+    try:
+        found = _on_pages(now) | set(online(now))
+    except Exception:  # noqa: BLE001 - presence is advisory: nobody looks online
+        return set()
+    return found & wanted

@@ -16,6 +16,8 @@ from typing import Any
 
 from celery import shared_task
 
+from games.services import clock, play, series, sweep
+
 logger = logging.getLogger(__name__)
 
 
@@ -61,40 +63,30 @@ def id_task(name: str) -> Callable[[Callable[..., object]], Any]:
 @id_task("games.bot_turn")
 def bot_turn_task(game_id: int, expected_version: int) -> None:
     """Let the bots of ``game_id`` act on ``expected_version`` (no-op if it moved on)."""
-    from games.services import play
-
     play.play_bot_turn(game_id, expected_version)
 
 
 @id_task("games.next_game")
 def next_game_task(series_id: int, finished_number: int) -> None:
     """Deal the next game of a series once (no-op if it exists or the series ended)."""
-    from games.services import series
-
     series.start_next_game(series_id, finished_number)
 
 
 @id_task("games.turn_timeout")
 def turn_timeout_task(game_id: int, expected_version: int) -> None:
     """The clock of ``expected_version`` ran out: the server plays (no-op if it moved on)."""
-    from games.services import clock
-
     clock.play_timeout(game_id, expected_version)
 
 
 @id_task("games.disconnect_check")
 def disconnect_check_task(game_id: int, expected_version: int) -> None:
     """60 s after a player left on their turn: a bot takes the seat if they are still away."""
-    from games.services import clock
-
     clock.abandon_if_disconnected(game_id, expected_version)
 
 
 @shared_task(name="games.sweep", acks_late=False, ignore_result=True, expires=10)
 def sweep_task() -> dict[str, int]:
     """The beat backstop: rescue tables whose task was lost (services/sweep.py)."""
-    from games.services import sweep
-
     done = sweep.sweep()
     if any(done.values()):
         logger.info("sweep rescued %s", done)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -167,8 +167,6 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """A played-out game's full record as JSON, in the engine's record format (R19 lets
     everyone see it once the game is over); a download. ``void`` says whether a
     moderator voided its series."""
-    from django.http import JsonResponse
-
     game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
     _viewable_table(request, game.series.table_id)
     if not game.played_out:

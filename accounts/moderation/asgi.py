@@ -14,6 +14,8 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from accounts.moderation import selectors
+
 CLOSE_SUSPENDED = 4403
 SCOPE_KEY = "suspended"
 
@@ -21,8 +23,6 @@ SCOPE_KEY = "suspended"
 def read_suspension(scope: dict[str, Any]) -> None:
     """(On the reading thread, after the user.) Whether the handshake's account is
     suspended, kept in the scope for :class:`SuspensionGate`."""
-    from accounts.moderation import selectors
-
     scope[SCOPE_KEY] = selectors.suspension_of(scope.get("user")) is not None
 
 

@@ -10,6 +10,7 @@ on the folded text. The lists live in ``KOZEL_MODERATION["CHAT_FILTER"]`` (conf.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -61,8 +62,6 @@ def _compile(entry: str) -> re.Pattern[str]:
 
 @lru_cache(maxsize=8)
 def _compiled(config: str) -> tuple[tuple[str, re.Pattern[str], str], ...]:
-    import json
-
     lists, links_action, link_patterns = json.loads(config)
     out: list[tuple[str, re.Pattern[str], str]] = []
     for language, by_action in lists.items():
@@ -76,8 +75,6 @@ def _compiled(config: str) -> tuple[tuple[str, re.Pattern[str], str], ...]:
 
 
 def _rules() -> tuple[tuple[str, re.Pattern[str], str], ...]:
-    import json
-
     conf = moderation_settings
     return _compiled(json.dumps([conf.CHAT_FILTER, conf.CHAT_LINKS, conf.CHAT_LINK_PATTERNS],
                                 sort_keys=True))

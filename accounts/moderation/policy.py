@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.moderation import chatfilter, selectors
+from accounts.moderation.services.reports import file_filter_report
 from games.policy import TablePolicy
 from games.services.errors import InvalidRequestError, PermissionDeniedError
 
@@ -52,8 +53,6 @@ class ModerationPolicy(TablePolicy):
     def after_chat(self, message: Any) -> None:
         verdict = chatfilter.check(message.text)
         if verdict.flagged:
-            from accounts.moderation.services.reports import file_filter_report
-
             file_filter_report(message, verdict.matched)
 
     def hidden_chat_senders(self, user: Any, table_id: int) -> set[int] | None:

@@ -14,6 +14,8 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
+from accounts.moderation import tasks
+from games.models import Termination
 from games.signals import series_finished
 
 logger = logging.getLogger(__name__)
@@ -22,14 +24,10 @@ logger = logging.getLogger(__name__)
 @receiver(series_finished, dispatch_uid="moderation.escalate_abandonment")
 def on_series_finished(sender: Any, series_id: int, termination: str = "",
                        **kwargs: Any) -> None:
-    from games.models import Termination
-
     if termination == Termination.VOIDED:
         return
 
     def enqueue() -> None:
-        from accounts.moderation import tasks
-
         try:
             tasks.escalate_series_task.delay(series_id)
         except Exception:  # noqa: BLE001 - the beat sweep catches up

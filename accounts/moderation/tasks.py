@@ -6,6 +6,10 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.utils import timezone
+
+from accounts.moderation.services import escalation
+from games.models import Series
 
 logger = logging.getLogger(__name__)
 
@@ -17,8 +21,6 @@ def escalate_series_task(series_id: object) -> list[int]:
     if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
         logger.warning("escalate_series_task refused series_id=%r", series_id)
         return []
-    from accounts.moderation.services import escalation
-
     return escalation.escalate_series(series_id)
 
 
@@ -26,11 +28,6 @@ def escalate_series_task(series_id: object) -> list[int]:
 def escalation_sweep_task() -> int:
     """The beat backstop: ranked series that ended in the last hour, escalated again (a
     no-op for those already done), in case a task message was lost."""
-    from django.utils import timezone
-
-    from accounts.moderation.services import escalation
-    from games.models import Series
-
     since = timezone.now() - timedelta(hours=1)
     ids = Series.objects.filter(ranked=True, finished_at__gte=since,
                                 conduct__kind="abandon").values_list("pk", flat=True).distinct()

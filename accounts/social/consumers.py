@@ -3,7 +3,7 @@
 It joins the person's page group (games/services/publish.user_pages_group), the one
 channel the tournaments' round-start banner (``tournament.banner``) and the
 notification centre (``user.frame``) share, so a page never opens a second socket
-for them. It also keeps the person's page presence (presence.py) with a heartbeat,
+for them. It also keeps the person's page presence (games/presence.py) with a heartbeat,
 and announces their coming online and going offline to the people who follow them
 (privacy applied in services.announce_presence).
 
@@ -20,9 +20,9 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from accounts.social import presence, services
+from accounts.social import services
 from accounts.social.selectors import unread_count
-from games import presence as table_presence
+from games import presence
 from games.services.publish import user_pages_group
 from kozel_site.ws import SiteSocket, db_call
 
@@ -42,7 +42,7 @@ class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.group = user_pages_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        first = await sync_to_async(presence.touch, thread_sensitive=False)(
+        first = await sync_to_async(presence.touch_page, thread_sensitive=False)(
             user.pk, self.channel_name)
         self.counted = True
         await self.send_json({"type": "hello",
@@ -55,7 +55,7 @@ class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.counted:
             self.counted = False
-            last = await sync_to_async(presence.drop, thread_sensitive=False)(
+            last = await sync_to_async(presence.drop_page, thread_sensitive=False)(
                 self.user.pk, self.channel_name)
             if last:
                 await db_call(services.announce_presence)(self.user.pk, False)
@@ -70,11 +70,11 @@ class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             beat.cancel()
 
     async def _heartbeat(self) -> None:
-        interval = table_presence.heartbeat_seconds()
+        interval = presence.heartbeat_seconds()
         while True:
             await asyncio.sleep(interval)
             if self.counted:
-                await sync_to_async(presence.touch, thread_sensitive=False)(
+                await sync_to_async(presence.touch_page, thread_sensitive=False)(
                     self.user.pk, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

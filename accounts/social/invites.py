@@ -23,7 +23,13 @@ from django.utils.translation import gettext as _
 
 from accounts.social import notify
 from accounts.social.models import Notification, TableInvite
-from accounts.social.selectors import blocks_between, follows, settings_of
+from accounts.social.selectors import (
+    blocks_between,
+    follows,
+    open_table_of,
+    settings_of,
+    unread_count,
+)
 from accounts.social.services import person_named, require_user
 from games.models import Seat, Table
 from games.selectors import live_seat_of
@@ -79,8 +85,6 @@ def invite(user: AbstractBaseUser | None, username: Any, table_id: Any = None) -
     check_may_invite(user, other)
     with transaction.atomic():
         if table_id in (None, ""):
-            from accounts.social.selectors import open_table_of
-
             table = open_table_of(user) or _new_table(user)
         else:
             table = _own_table(user, table_id)
@@ -167,8 +171,6 @@ def accept(user: AbstractBaseUser | None, invite_id: Any) -> Table:
 
 
 def _unread(user: Any) -> int:
-    from accounts.social.selectors import unread_count
-
     return unread_count(user)
 
 

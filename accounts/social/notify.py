@@ -29,6 +29,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.language import profile_language
+from accounts.moderation.models import Sanction
 from accounts.social.models import Notification, SocialSettings, TableInvite
 from accounts.social.selectors import settings_of, unread_count
 from games.services.errors import InvalidRequestError, PermissionDeniedError
@@ -66,8 +67,6 @@ def text_of(notification: Notification) -> str:
 def _sanction_text(params: dict[str, Any]) -> str:
     """A moderator's message: "<the sanction's label>: <reason>" in the active language
     (older rows stored the text, in their sender's language)."""
-    from accounts.moderation.models import Sanction
-
     if params.get("sanction") in Sanction.Kind.values:
         return _("%(sanction)s: %(reason)s") % {
             "sanction": Sanction.Kind(params["sanction"]).label,

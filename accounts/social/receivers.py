@@ -20,6 +20,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.moderation.models import Sanction
+from accounts.social import services
+from accounts.social.tasks import friend_table_task
 from games.models import Table
 from games.signals import round_started
 
@@ -34,8 +36,6 @@ def on_table_created(sender: Any, instance: Table, created: bool = False,
     table_id = instance.pk
 
     def enqueue() -> None:
-        from accounts.social.tasks import friend_table_task
-
         try:
             friend_table_task.delay(table_id)
         except Exception:  # noqa: BLE001 - a missed "friend started a table" is harmless
@@ -47,8 +47,6 @@ def on_table_created(sender: Any, instance: Table, created: bool = False,
 @receiver(round_started, dispatch_uid="social.round_started")
 def on_round_started(sender: Any, tournament_id: int, tournament_name: str,
                      round_number: int, user_ids: list[int], **kwargs: Any) -> None:
-    from accounts.social import services
-
     try:
         services.notify_round_started(tournament_id, tournament_name, round_number, user_ids)
     except Exception:  # noqa: BLE001 - the banner shows the round anyway
@@ -62,8 +60,6 @@ def on_sanction(sender: Any, instance: Sanction, created: bool = False, **kwargs
     user_id, kind, reason = instance.user_id, instance.kind, instance.reason
 
     def send() -> None:
-        from accounts.social import services
-
         try:
             services.notify_sanction(user_id, kind, reason)
         except Exception:  # noqa: BLE001 - the sanction notice shows on every page

@@ -12,9 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 
 from accounts.moderation.models import Block
-from accounts.social import presence
 from accounts.social.models import Follow, Notification, SocialSettings, TableInvite
+from games import presence
 from games.models import Series, SeriesSeat, Table
+from games.selectors import online_now
 
 
 def settings_of(user: Any) -> SocialSettings:
@@ -78,8 +79,6 @@ def visible_online(viewer: Any, user_ids: list[int]) -> set[int]:
 def online_now_for(viewer: Any) -> dict[str, int]:
     """The home page's "Online now" figures as ``viewer`` may see them: people with a
     page or a table of the site open, without those hidden from the viewer."""
-    from games.selectors import online_now
-
     return online_now(also_online=presence.on_pages(),
                       shown=lambda people: people - hidden_from(viewer, people))
 

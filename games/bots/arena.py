@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -199,8 +200,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(report(ns.a, ns.b, results), flush=True)
 
     if ns.jobs > 1:
-        import multiprocessing
-
         with multiprocessing.Pool(ns.jobs) as pool:
             for r in pool.imap_unordered(play_pair, tasks):
                 note(r)

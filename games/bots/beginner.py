@@ -15,7 +15,7 @@ import random
 from games.engine import Action, SeatView
 
 from .heuristics import mask_points, unbeatable
-from .knowledge import read_view
+from .knowledge import mask_of_codes, read_view
 
 __all__ = ["beginner_policy", "certain_beats"]
 
@@ -56,6 +56,4 @@ def beginner_policy(view: SeatView, rng: random.Random) -> Action | None:
 
 
 def _mask(codes: list[str]) -> int:
-    from .knowledge import mask_of_codes
-
     return mask_of_codes(codes)

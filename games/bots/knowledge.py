@@ -24,6 +24,8 @@ from games.engine import SeatView
 from games.engine.cards import Card
 from games.engine.fast import NO_MOLODKA
 
+from .heuristics import mask_points
+
 __all__ = ["HiddenDiscard", "Knowledge", "Tell", "mask_of_codes", "read_view"]
 
 FULL: int = (1 << 36) - 1
@@ -109,8 +111,6 @@ class Knowledge:
 
 
 def _table_points(entries: dict[int, tuple[str, int]]) -> int:
-    from .heuristics import mask_points
-
     return sum(mask_points(m) for kind, m in entries.values() if kind in ("lead", "beat"))
 
 

@@ -26,6 +26,7 @@ from games.engine.fast import (
     TURN,
     Core,
 )
+from games.engine.rules import molodka_action
 from games.engine.scoring import score
 
 from .heuristics import CASUAL, CardSense, mask_points
@@ -49,8 +50,6 @@ def _molodka(core: Core, quiet: int) -> tuple[int, Action] | None:
         return None
     orig = core[ORIGINAL_LEADER]
     seat = min(seats, key=lambda s: (s - orig) & 3)
-    from games.engine.rules import molodka_action
-
     return seat, molodka_action(core[HANDS][seat])
 
 

@@ -29,6 +29,7 @@ from games.engine.fast import HOLDERS, MOLODKA_DISTANCE, PILES, TRICKS, TURN
 
 from .heuristics import CASUAL_PARAMS, CardSense, SenseParams, mask_points
 from .playout import _LOSS_MARGIN, _molodka, sense_action
+from .search import PLAYOUT
 
 __all__ = ["compare", "main", "play_game"]
 
@@ -128,8 +129,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.search:
         best = search(ns.deals, ns.rounds, ns.seed)
         print(f"best: {best}")
-    from .search import PLAYOUT
-
     mean, se = compare(PLAYOUT.params, CASUAL_PARAMS, ns.deals, ns.seed + 1000)
     print(
         f"playout tuning vs casual tuning: {mean:+.3f} loss points per game "

@@ -21,8 +21,8 @@ from .game import (
     ALGORITHM_VERSION,
     TEAM_A,
     TEAM_B,
-    GameOutcome,
     apply,
+    game_from_position,
     game_record,
     last_action_history_start,
     legal_actions,
@@ -30,14 +30,15 @@ from .game import (
     opponents_of,
     outcome,
     partner_of,
+    position_of,
     replay,
     seats_to_act,
     team_of,
 )
 from .observation import Policy, SeatView, observe, public_view
-from .position import Position, game_from_position, position_of
+from .position import Position
 from .rules import beats, can_beat
-from .scoring import Series, new_series, record_game, score
+from .scoring import GameOutcome, Series, new_series, record_game, score
 from .state import GameState
 
 __all__ = [

@@ -17,20 +17,21 @@ games.engine.errors.IllegalActionError: R8: the trick has been led already (by s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import fast
 from .actions import BEAT, LEAD, MOLODKA, Action
-from .cards import Card, cards_of_mask, points_of_mask
+from .cards import Card, cards_of_mask, mask_of, points_of_mask
 from .errors import EngineError, IllegalActionError
 from .fast import (
     ALGORITHM_VERSION,
+    DEALER,
     HANDS,
     LAST_TAKER,
     LEADER,
     PILES,
+    PLAYED,
     STOCK,
     TABLE,
     TRICKS,
@@ -38,21 +39,24 @@ from .fast import (
     TRUMP_CARD,
     TURN,
     Core,
+    K,
+    make_core,
 )
-from .position import Position
+from .position import Position, deal_start
 from .rules import can_beat_mask, is_one_suit
-from .scoring import score
+from .scoring import GameOutcome, score
 from .state import Event, GameState, LastTrick
 
 __all__ = [
     "ALGORITHM_VERSION",
-    "GameOutcome",
     "apply",
+    "game_from_position",
     "game_record",
     "illegal_reason",
     "legal_actions",
     "new_game",
     "outcome",
+    "position_of",
     "replay",
     "seats_to_act",
     "team_of",
@@ -125,14 +129,47 @@ def new_game(
     except IllegalActionError as exc:
         raise EngineError(str(exc)) from None
     core = fast.deal(seed, dealer, leader, algorithm)
-    start = Position(
-        dealer=dealer,
+    return GameState(core=core, start=deal_start(core, dealer), seed=seed, algorithm=algorithm)
+
+
+def game_from_position(position: Position | Mapping[str, Any]) -> GameState:
+    """A game (no seed) starting at an explicit position (R4–R13 apply from there).
+
+    Raises :class:`InvalidPositionError` for an impossible position.
+    """
+    pos = position if isinstance(position, Position) else Position.from_dict(position)
+    h = [mask_of(hand) for hand in pos.hands]
+    core = make_core(
+        (h[0], h[1], h[2], h[3]),
+        tuple(c.index for c in pos.stock),
+        pos.trump_card.index,
+        pos.dealer,
+        pos.leader,
+        (mask_of(pos.piles[0]), mask_of(pos.piles[1])),
+        pos.tricks,
+    )
+    return GameState(core=core, start=pos)
+
+
+def position_of(state: GameState) -> Position:
+    """The current position of a game at a trick boundary (before the lead).
+
+    Raises :class:`EngineError` mid-trick or after the game is over.
+    """
+    core = state.core
+    if core[TURN] is None:
+        raise EngineError("R14: the game is over; there is no position to export")
+    if core[PLAYED] or core[K]:
+        raise EngineError("a position can only be exported at a trick boundary")
+    return Position(
+        dealer=core[DEALER],
         leader=core[LEADER],
         trump_card=Card(core[TRUMP_CARD]),
         hands=tuple(cards_of_mask(m) for m in core[HANDS]),  # type: ignore[arg-type]
         stock=tuple(Card(i) for i in core[STOCK]),
+        piles=(cards_of_mask(core[PILES][0]), cards_of_mask(core[PILES][1])),
+        tricks=core[TRICKS],
     )
-    return GameState(core=core, start=start, seed=seed, algorithm=algorithm)
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -272,34 +309,6 @@ def last_action_history_start(state: GameState) -> int:
         if state.history[index][0] in ("play", "molodka"):
             return index
     return 0
-
-
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """The result of a finished game (R14, R16, R17).
-
-    ``termination`` is ``"completed"`` (R14: stock and hands played out).
-    """
-
-    points: dict[str, int]
-    tricks: dict[str, int]
-    loss_points: dict[str, int]
-    eggs: bool
-    winner: str | None
-    last_taker: int
-    termination: str = "completed"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form with every field."""
-        return {
-            "points": dict(self.points),
-            "tricks": dict(self.tricks),
-            "loss_points": dict(self.loss_points),
-            "eggs": self.eggs,
-            "winner": self.winner,
-            "last_taker": self.last_taker,
-            "termination": self.termination,
-        }
 
 
 def outcome(state: GameState) -> GameOutcome | None:

@@ -19,16 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .cards import Card, cards_of_mask, mask_of, parse_cards
-from .errors import EngineError, InvalidPositionError
-from .fast import DEALER, HANDS, LEADER, PILES, PLAYED, STOCK, TRICKS, TRUMP_CARD, TURN, K
+from .cards import Card, cards_of_mask, parse_cards
+from .errors import InvalidPositionError
+from .fast import HANDS, LEADER, STOCK, TRUMP_CARD, Core
 
-if TYPE_CHECKING:
-    from .state import GameState
-
-__all__ = ["Position", "game_from_position", "position_of"]
+__all__ = ["Position", "deal_start"]
 
 
 def _seat(value: Any, what: str) -> int:
@@ -144,44 +141,12 @@ def _cards(value: Any, what: str) -> tuple[Card, ...]:
     return parse_cards(value)
 
 
-def game_from_position(position: Position | Mapping[str, Any]) -> GameState:
-    """A game (no seed) starting at an explicit position (R4–R13 apply from there).
-
-    Raises :class:`InvalidPositionError` for an impossible position.
-    """
-    from .fast import make_core
-    from .state import GameState
-
-    pos = position if isinstance(position, Position) else Position.from_dict(position)
-    h = [mask_of(hand) for hand in pos.hands]
-    core = make_core(
-        (h[0], h[1], h[2], h[3]),
-        tuple(c.index for c in pos.stock),
-        pos.trump_card.index,
-        pos.dealer,
-        pos.leader,
-        (mask_of(pos.piles[0]), mask_of(pos.piles[1])),
-        pos.tricks,
-    )
-    return GameState(core=core, start=pos)
-
-
-def position_of(state: GameState) -> Position:
-    """The current position of a game at a trick boundary (before the lead).
-
-    Raises :class:`EngineError` mid-trick or after the game is over.
-    """
-    core = state.core
-    if core[TURN] is None:
-        raise EngineError("R14: the game is over; there is no position to export")
-    if core[PLAYED] or core[K]:
-        raise EngineError("a position can only be exported at a trick boundary")
+def deal_start(core: Core, dealer: int) -> Position:
+    """The start position of a freshly dealt ``core`` (R4–R6: no piles, no tricks)."""
     return Position(
-        dealer=core[DEALER],
+        dealer=dealer,
         leader=core[LEADER],
         trump_card=Card(core[TRUMP_CARD]),
         hands=tuple(cards_of_mask(m) for m in core[HANDS]),  # type: ignore[arg-type]
         stock=tuple(Card(i) for i in core[STOCK]),
-        piles=(cards_of_mask(core[PILES][0]), cards_of_mask(core[PILES][1])),
-        tricks=core[TRICKS],
     )

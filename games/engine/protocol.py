@@ -45,10 +45,10 @@ from .fast import (
     TURN,
     K,
 )
-from .game import apply, new_game, outcome
+from .game import apply, game_from_position, new_game, outcome
 from .observation import Policy, observe
 from .policies import BUILTIN_POLICIES
-from .position import Position, game_from_position
+from .position import Position
 from .rules import beats, can_beat_mask
 from .scoring import Series, new_series, record_game, score
 from .state import GameState

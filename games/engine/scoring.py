@@ -14,16 +14,41 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import EngineError
 
-if TYPE_CHECKING:
-    from .game import GameOutcome
-
-__all__ = ["GameSummary", "Series", "new_series", "record_game", "score"]
+__all__ = ["GameOutcome", "GameSummary", "Series", "new_series", "record_game", "score"]
 
 SERIES_FORMAT = "kozel-series/1"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """The result of a finished game (R14, R16, R17).
+
+    ``termination`` is ``"completed"`` (R14: stock and hands played out).
+    """
+
+    points: dict[str, int]
+    tricks: dict[str, int]
+    loss_points: dict[str, int]
+    eggs: bool
+    winner: str | None
+    last_taker: int
+    termination: str = "completed"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form with every field."""
+        return {
+            "points": dict(self.points),
+            "tricks": dict(self.tricks),
+            "loss_points": dict(self.loss_points),
+            "eggs": self.eggs,
+            "winner": self.winner,
+            "last_taker": self.last_taker,
+            "termination": self.termination,
+        }
 
 
 def _team_ints(value: Any, what: str) -> dict[str, int]:

@@ -41,8 +41,9 @@ from .fast import (
     Core,
     K,
     _holders,
+    deal,
 )
-from .position import Position
+from .position import Position, deal_start
 
 __all__ = ["Event", "GameState", "LastTrick", "OLD_STATE_FORMAT", "STATE_FORMAT"]
 
@@ -272,8 +273,10 @@ class GameState:
         >>> GameState.replay(s.to_dict()) == s
         True
         """
-        from .game import apply, new_game
-        from .position import game_from_position
+        # A real circle: replaying checks every action with the rules (game.py), and
+        # the rules build on GameState. The stored form lives on the state; its old
+        # format and this proof of it need the rules, so they are imported on use.
+        from .game import apply, game_from_position, new_game
 
         if not isinstance(data, Mapping):
             raise InvalidPositionError(f"not a {STATE_FORMAT} object")
@@ -411,9 +414,7 @@ def _team_pair(data: Any, what: str) -> tuple[Any, Any]:
 @functools.lru_cache(maxsize=1024)
 def _dealt_start(seed: int, dealer: int, leader: int, algorithm: int) -> Position:
     # A pure function of its arguments (R5), so a process may keep recent ones.
-    from .game import new_game
-
-    return new_game(seed, dealer, leader, algorithm).start
+    return deal_start(deal(seed, dealer, leader, algorithm), dealer)
 
 
 def _deal_or_start(data: Mapping[str, Any]) -> tuple[int | None, int | None, Position]:

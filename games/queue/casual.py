@@ -21,6 +21,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -32,7 +33,9 @@ from games.policy import policy
 from games.queue import matching
 from games.queue.conf import queue_settings
 from games.queue.models import BOT_WAITS, CASUAL_CLOCKS, CASUAL_TARGETS, PairInvite, QueueEntry
-from games.queue.services import _blocked_pairs, _kick_on_commit, _mu
+from games.queue.services import MATCH_TASK, _blocked_pairs, _kick_on_commit, _mu
+from games.ratings.models import Rating
+from games.ratings.selectors import BOT_WATCH_VALUE, rating_view
 from games.selectors import live_seat_of
 from games.services import series as series_service
 from games.services import tables as table_service
@@ -142,10 +145,9 @@ def _kick_after_wait(prefs: Preferences) -> None:
     delay = prefs.bot_wait_seconds + 0.5
 
     def kick() -> None:
-        from games.queue.tasks import match_queue_task
-
         try:
-            match_queue_task.apply_async(countdown=delay, expires=delay + 10)
+            current_app.send_task(MATCH_TASK, ignore_result=True, countdown=delay,
+                                  expires=delay + 10)
         except Exception:  # the beat runs the matcher every ~2 s anyway
             logger.exception("could not schedule the matcher")
 
@@ -224,9 +226,6 @@ def accept_casual_invite(user: AbstractBaseUser | None, invite_id: Any) -> Queue
 
 def _bot_level(user_ids: list[int]) -> str:
     """A ladder level near the people's mean displayed rating (what they see)."""
-    from games.ratings.models import Rating
-    from games.ratings.selectors import BOT_WATCH_VALUE, rating_view
-
     ratings = {r.user_id: r for r in Rating.objects.filter(user_id__in=user_ids)}
     shown = [rating_view(ratings.get(uid)).display for uid in user_ids]
     ladder = {level: value for level, value in BOT_WATCH_VALUE.items() if level != "random"}

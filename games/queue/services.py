@@ -16,6 +16,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from allauth.account.models import EmailAddress
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -27,6 +29,8 @@ from games.policy import policy
 from games.queue import matching
 from games.queue.conf import queue_settings
 from games.queue.models import PairInvite, QueueEntry
+from games.ratings.conf import rating_settings
+from games.ratings.models import Rating
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.services.errors import (
@@ -38,12 +42,14 @@ from games.services.errors import (
 )
 
 logger = logging.getLogger(__name__)
+
+#: The matcher's task name (games/queue/tasks.py): the services send it by name.
+MATCH_TASK = "queue.match"
+
 CLOCKS = (15, 30)
 
 
 def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
-    from allauth.account.models import EmailAddress
-
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to play ranked."))
     if not EmailAddress.objects.filter(user=user, verified=True).exists():
@@ -72,9 +78,6 @@ def _require_free(user: AbstractBaseUser) -> None:
 
 
 def _mu(user_id: int) -> float:
-    from games.ratings.conf import rating_settings
-    from games.ratings.models import Rating
-
     mu = Rating.objects.filter(user_id=user_id).values_list("mu", flat=True).first()
     return rating_settings.MU if mu is None else float(mu)
 
@@ -89,11 +92,11 @@ def _blocked_pairs(user_ids: list[int]) -> set[frozenset[int]]:
 
 
 def _kick_on_commit() -> None:
+    """Run the matcher once this commit lands. Sent by task name: the task calls this
+    module, so it does not import it."""
     def kick() -> None:
-        from games.queue.tasks import match_queue_task
-
         try:
-            match_queue_task.delay()
+            current_app.send_task(MATCH_TASK, ignore_result=True, expires=10)
         except Exception:  # the beat runs the matcher every ~2 s anyway
             logger.exception("could not kick the matcher")
 

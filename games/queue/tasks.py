@@ -7,15 +7,15 @@ import logging
 
 from celery import shared_task
 
+from games.queue import casual, services
+
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="queue.match", acks_late=False, ignore_result=True, expires=10)
+@shared_task(name=services.MATCH_TASK, acks_late=False, ignore_result=True, expires=10)
 def match_queue_task() -> list[int]:
     """Form every ranked, then every casual, table the queue allows now (safe to run at
     once in two workers)."""
-    from games.queue import casual, services
-
     tables = services.match_queue() + casual.match_casual_queue()
     if tables:
         logger.info("queue matched tables %s", tables)

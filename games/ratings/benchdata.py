@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts.models import Profile
 from games.engine import opponents_of
 from games.models import Game, Series, SeriesSeat, Table
 from games.ratings import maths
@@ -29,8 +30,9 @@ from games.ratings.models import (
     RatingChange,
     RatingContact,
     SeriesRecord,
+    epoch_days,
+    month_start,
 )
-from games.ratings.services import epoch_days, month_start
 
 BATCH = 2000
 
@@ -48,8 +50,6 @@ class _Player:
 def seed(players: int, series: int, *, now: datetime | None = None, days: int = 60,
          seed_value: int = 7, prefix: str = "bench", contacts: bool = True) -> list[Any]:
     """Write the data; returns the users (in creation order)."""
-    from accounts.models import Profile
-
     rng = random.Random(seed_value)
     now = now or timezone.now()
     user_model = get_user_model()

@@ -7,18 +7,25 @@ tooltip in its date formats."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.utils.formats import date_format, number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-if TYPE_CHECKING:
-    from games.ratings.selectors import HistoryPoint
-
 WIDTH, HEIGHT, PAD_X, PAD_Y = 600, 180, 44, 16
 DATE_ROW = 14  # the x axis: the first and the last series' dates, below the plot
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """The displayed rating after one rated series, and how much that series moved it."""
+
+    at: datetime
+    display: int
+    delta: int
 
 
 def history_svg(points: Sequence[HistoryPoint]) -> SafeString:

@@ -56,6 +56,8 @@ class RatingSettings(DictSettings):
 
     def model(self) -> Any:
         """A PlackettLuce model with the configured parameters."""
+        # Imported on use: only the rating service needs openskill, not every process
+        # that reads a rating's settings.
         from openskill.models import PlackettLuce
 
         return PlackettLuce(mu=self.MU, sigma=self.SIGMA, beta=self.BETA, tau=self.TAU)

@@ -16,11 +16,24 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from games.models import Series
+
+
+def epoch_days(moment: datetime) -> float:
+    """``moment`` as days since the Unix epoch (stored so SQL can inflate sigma)."""
+    return moment.timestamp() / 86400.0
+
+
+def month_start(moment: datetime) -> date:
+    """The first day of ``moment``'s calendar month in UTC (the key of :class:`MonthlyStats`)."""
+    utc = moment.astimezone(UTC)
+    return date(utc.year, utc.month, 1)
 
 
 class Rating(models.Model):

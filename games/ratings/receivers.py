@@ -13,6 +13,8 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
+from games.models import Termination
+from games.ratings import tasks
 from games.signals import series_corrected, series_finished
 
 logger = logging.getLogger(__name__)
@@ -32,8 +34,6 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     - ``voted_end`` / ``abandoned``: nothing: a series that was not played to its
       target is neither rated nor counted in anyone's record.
     """
-    from games.models import Termination
-
     if termination in (Termination.COMPLETED, Termination.ROUND_TIME,
                        Termination.GAME_LIMIT):
         task_name = "rate_series_task"
@@ -43,8 +43,6 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
         return
 
     def enqueue() -> None:
-        from games.ratings import tasks
-
         try:
             getattr(tasks, task_name).delay(series_id)
         except Exception:  # the beat sweep picks a completed series up if the broker is down
@@ -60,8 +58,6 @@ def on_series_corrected(sender: Any, series_id: int, **kwargs: Any) -> None:
     result until a director corrects again; the correction itself is committed and
     audited."""
     def enqueue() -> None:
-        from games.ratings import tasks
-
         try:
             tasks.rerate_series_task.delay(series_id)
         except Exception:

@@ -19,9 +19,17 @@ from django.db.models import Count, F, FloatField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, Least, Sqrt
 from django.utils import timezone
 
+from games.models import Series, SeriesSeat, Table
+from games.ratings.charts import HistoryPoint, history_svg
 from games.ratings.conf import rating_settings
-from games.ratings.models import MonthlyStats, Rating, RatingChange, SeriesRecord
-from games.ratings.services import epoch_days, month_start
+from games.ratings.models import (
+    MonthlyStats,
+    Rating,
+    RatingChange,
+    SeriesRecord,
+    epoch_days,
+    month_start,
+)
 
 
 @dataclass(frozen=True)
@@ -181,13 +189,6 @@ def monthly_boards(now: datetime | None = None, limit: int = 10) -> dict[str, An
 
 # --- A player's profile ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class HistoryPoint:
-    at: datetime
-    display: int
-    delta: int
-
-
 def rating_history(user: AbstractBaseUser) -> list[HistoryPoint]:
     """The latest rating changes, oldest first, for the profile chart (one query)."""
     rows = list(RatingChange.objects.filter(user_id=user.pk, rolled_back_at__isnull=True)
@@ -260,8 +261,6 @@ class ProfileRatings:
     @property
     def chart(self) -> str:
         """The rating-history chart as inline SVG ("" before the first rated series)."""
-        from games.ratings.charts import history_svg
-
         return history_svg(self.history)
 
 
@@ -290,8 +289,6 @@ class WatchedTable:
 def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
     """Live public tables, strongest first: the best seat's displayed rating, or the
     bot level's place on the ladder (issue 17, "online now")."""
-    from games.models import Series, SeriesSeat, Table
-
     live = list(Series.objects.filter(status=Series.Status.PLAYING,
                                       table__visibility=Table.Visibility.PUBLIC)
                 .select_related("table").order_by("-started_at")[:100])

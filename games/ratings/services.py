@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
@@ -36,6 +36,8 @@ from games.ratings.models import (
     RatingChange,
     RatingContact,
     SeriesRecord,
+    epoch_days,
+    month_start,
 )
 
 logger = logging.getLogger(__name__)
@@ -72,17 +74,6 @@ def rated_winners(series: Series, games: list[Game], goat: str) -> list[str]:
     if goat in ("A", "B") and by_games and goat != by_games:
         return maths.mirrored(winners)
     return winners
-
-
-def epoch_days(moment: datetime) -> float:
-    """``moment`` as days since the Unix epoch (stored so SQL can inflate sigma)."""
-    return moment.timestamp() / 86400.0
-
-
-def month_start(moment: datetime) -> date:
-    """The first day of ``moment``'s calendar month in UTC."""
-    utc = moment.astimezone(UTC)
-    return date(utc.year, utc.month, 1)
 
 
 def _leaver_positions(series: Series) -> set[int]:

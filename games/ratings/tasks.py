@@ -7,6 +7,8 @@ from typing import Any
 
 from celery import shared_task
 
+from games.ratings import services
+
 logger = logging.getLogger(__name__)
 
 
@@ -19,8 +21,6 @@ def _series_task(name: str, service: str, doc: str) -> Any:
         if isinstance(series_id, bool) or not isinstance(series_id, int) or series_id < 1:
             logger.warning("%s refused series_id=%r", name, series_id)
             return False
-        from games.ratings import services
-
         return bool(getattr(services, service)(series_id))
 
     task.__doc__ = doc
@@ -41,8 +41,6 @@ rerate_series_task = _series_task(
 @shared_task(name="ratings.sweep", acks_late=False, ignore_result=True, expires=60)
 def ratings_sweep_task() -> int:
     """The beat backstop: process finished series whose task was lost."""
-    from games.ratings import services
-
     done = services.sweep()
     if done:
         logger.info("ratings sweep processed %s series", done)

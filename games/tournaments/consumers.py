@@ -3,9 +3,9 @@
 - ``ws/tournament/<id>/``: anyone who may see the page (everyone: tournaments are
   public) joins ``tournament.<id>`` and gets ``{"type": "changed"}`` after each commit
   that changed the tournament; the page then fetches its live part again.
-- ``ws/tournaments/me/``: a signed-in person joins their page group (publish.user_group;
-  every page opens ``ws/me/`` instead, accounts/social/consumers.py) and gets
-  ``{"type": "banner"}`` when their round starts or their match changes; every page then
+- ``ws/tournaments/me/``: a signed-in person joins their page group
+  (``user_pages_group``; every page opens ``ws/me/`` instead, accounts/social/consumers.py)
+  and gets ``{"type": "banner"}`` when their round starts or their match changes; every page then
   fetches the banner again (static/js/tournaments/banner.js).
 
 Both are receive-only: anything a client sends is ignored (one "ping" is answered).
@@ -17,7 +17,9 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.services.publish import user_pages_group
 from games.tournaments import publish
+from games.tournaments.models import Tournament
 from kozel_site.ws import SiteSocket, db_call
 
 CLOSE_NOT_FOUND = 4404
@@ -25,8 +27,6 @@ CLOSE_FORBIDDEN = 4403
 
 
 def _exists(tournament_id: int) -> bool:
-    from games.tournaments.models import Tournament
-
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
@@ -66,7 +66,7 @@ class BannerConsumer(TournamentConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.group = publish.user_group(user.pk)
+        self.group = user_pages_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -211,13 +212,6 @@ def partner_repeats(tables: Iterable[Sequence[int]], partners: Mapping[frozenset
                for t in tables)
 
 
-def opponent_repeats(tables: Iterable[Sequence[int]],
-                     opponents: Mapping[frozenset[int], int]) -> int:
-    """How many opponent pairs in ``tables`` already met (with multiplicity)."""
-    return sum(opponents.get(pair_key(t[a], t[b]), 0)
-               for t in tables for a in (0, 2) for b in (1, 3))
-
-
 def pair_individual(ranked: Sequence[int], scores: Mapping[int, int],
                     partners: Mapping[frozenset[int], int],
                     opponents: Mapping[frozenset[int], int], byes: Mapping[int, int],
@@ -304,8 +298,6 @@ def build_whist(players: int, seed: int = 0, steps: int = 4000) -> list[list[lis
     into tables by a seeded hill-climb that evens out how often two players meet as
     opponents.
     """
-    import random
-
     rng = random.Random(seed)
     people: list[int | None] = list(range(players))
     if players % 2:

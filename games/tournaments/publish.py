@@ -28,10 +28,6 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def user_group(user_id: int) -> str:
-    return user_pages_group(user_id)
-
-
 def _send(group: str, message: dict[str, Any]) -> None:
     try:
         async_to_sync(get_channel_layer().group_send)(group, message)
@@ -49,5 +45,5 @@ def on_commit_changed(tournament_id: int) -> None:
 def on_commit_banner(user_ids: Iterable[int]) -> None:
     """After commit, tell these people's open pages to fetch the banner again."""
     ids = sorted(set(user_ids))
-    transaction.on_commit(lambda: [_send(user_group(u), {"type": "tournament.banner"})
+    transaction.on_commit(lambda: [_send(user_pages_group(u), {"type": "tournament.banner"})
                                    for u in ids])

@@ -14,6 +14,9 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from games.signals import game_finished, series_finished
+from games.tournaments import tasks
+from games.tournaments.models import Match
+from games.tournaments.services import rounds
 
 logger = logging.getLogger(__name__)
 
@@ -23,8 +26,6 @@ def on_game_finished(sender: Any, game_id: int, series_id: int, **kwargs: Any) -
     """A match of a fixed number of games ends after its last game. Called directly,
     not through a task: this runs on commit of the game's end, before the next game's
     task can deal (a task could lose that race); the beat tick catches a failure."""
-    from games.tournaments.services import rounds
-
     try:
         rounds.game_finished(series_id)
     except Exception:  # noqa: BLE001 - the tick ends it; the game's end is stored
@@ -38,14 +39,10 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     ``completed`` by the goat (R18); ``round_time``, ``voted_end`` and ``abandoned``
     by fewer loss points (equal is a tie); ``voided`` leaves the match for a director
     to correct. Series outside tournaments are skipped by the task."""
-    from games.tournaments.models import Match
-
     if not Match.objects.filter(series_id=series_id).exists():
         return
 
     def enqueue() -> None:
-        from games.tournaments import tasks
-
         try:
             tasks.match_finished_task.delay(series_id)
         except Exception:  # the beat tick scores it if the broker is down

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
@@ -116,8 +117,6 @@ def club_leaderboard(club: Club, limit: int = 20) -> list[dict[str, Any]]:
             for person in entries[entry_id].people_ids:
                 totals[person] += value
                 events[person].add(tournament.pk)
-    from django.contrib.auth import get_user_model
-
     users = get_user_model().objects.in_bulk(list(totals))
     rows = [{"user": users[u], "points": p, "events": len(events[u])}
             for u, p in totals.items() if u in users]

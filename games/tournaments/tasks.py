@@ -11,7 +11,9 @@ import logging
 
 from celery import shared_task
 
+from games.services.errors import ServiceError
 from games.tasks import id_task
+from games.tournaments.services import rounds
 
 logger = logging.getLogger(__name__)
 
@@ -19,33 +21,24 @@ logger = logging.getLogger(__name__)
 @id_task("tournaments.match_finished")
 def match_finished_task(series_id: int) -> None:
     """A series ended: score its tournament match (no-op outside tournaments)."""
-    from games.tournaments.services import rounds
-
     rounds.match_finished(series_id)
 
 
-@id_task("tournaments.checkin_deadline")
+@id_task(rounds.CHECKIN_DEADLINE_TASK)
 def checkin_deadline_task(round_id: int) -> None:
     """The round's check-in window closed: absentees forfeit or get a bot."""
-    from games.tournaments.services import rounds
-
     rounds.checkin_deadline(round_id)
 
 
-@id_task("tournaments.round_time")
+@id_task(rounds.ROUND_TIME_TASK)
 def round_time_task(round_id: int) -> None:
     """The round's time limit: running matches are decided by fewer loss points."""
-    from games.tournaments.services import rounds
-
     rounds.round_time(round_id)
 
 
-@id_task("tournaments.start_round")
+@id_task(rounds.START_ROUND_TASK)
 def start_round_task(tournament_id: int, number: int) -> None:
     """The break after a round is over: start round ``number`` (unless paused)."""
-    from games.services.errors import ServiceError
-    from games.tournaments.services import rounds
-
     try:
         rounds.start_next_round(tournament_id, number)
     except ServiceError as exc:  # gone (a deleted event) or refused: nothing to do
@@ -55,8 +48,6 @@ def start_round_task(tournament_id: int, number: int) -> None:
 @shared_task(name="tournaments.tick", acks_late=False, ignore_result=True, expires=10)
 def tick_task() -> dict[str, int]:
     """The beat backstop (services/rounds.py ``tick``)."""
-    from games.tournaments.services import rounds
-
     done = rounds.tick()
     if done:
         logger.info("tournament tick: %s", done)

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -23,7 +21,7 @@ from games.services.errors import ServiceError
 from games.tournaments import forms, permissions, selectors
 from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
 from games.tournaments.services import clubs as club_service
-from games.tournaments.services import director, events
+from games.tournaments.services import director, events, rounds
 
 # --- clubs ----------------------------------------------------------------------------
 
@@ -294,13 +292,11 @@ def _confirm(request: HttpRequest, t: Tournament) -> str:
 
 
 def _withdraw(request: HttpRequest, t: Tournament) -> str:
-    events.withdraw(t.pk, request.user)
+    rounds.withdraw(t.pk, request.user)
     return _("You withdrew; your results stand.")
 
 
 def _checkin(request: HttpRequest, t: Tournament) -> HttpResponse:
-    from games.tournaments.services import rounds
-
     table_id = rounds.check_in(_int(request.POST.get("match_id")), request.user)
     return redirect("games:table", table_id=table_id)
 
@@ -366,7 +362,3 @@ def _safe(text: str) -> str:
 def banner(request: HttpRequest) -> HttpResponse:
     """The round-start banner alone (static/js/tournaments/banner.js fetches it live)."""
     return render(request, "tournaments/_banner.html")
-
-
-def starts_soon(t: Tournament) -> bool:
-    return bool(t.starts_at and t.starts_at - timezone.now() < timedelta(hours=1))

@@ -8,8 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games.ratings import selectors
-from games.ratings.models import Rating, RatingChange
-from games.ratings.services import epoch_days
+from games.ratings.models import Rating, RatingChange, epoch_days
 from tests.ratings.factories import make_user
 
 pytestmark = pytest.mark.django_db

@@ -18,6 +18,7 @@ from games.ratings.models import (
     RatingChange,
     RatingContact,
     SeriesRecord,
+    month_start,
 )
 from tests.ratings.factories import finished_series, make_users
 
@@ -66,7 +67,7 @@ def test_records_count_games_goats_and_eggs(four):
     assert (b.won, b.goat, b.goat_with_eggs, b.games_won, b.games_lost) == (
         False, True, True, 1, 4)
     assert a.partner_id == four[2].pk and a.first_game_id == series.games.get(number=1).pk
-    month = services.month_start(series.finished_at)
+    month = month_start(series.finished_at)
     assert MonthlyStats.objects.get(user=four[0], month=month).series_won == 1
     assert MonthlyStats.objects.get(user=four[1], month=month).goats == 1
 
@@ -174,7 +175,7 @@ def test_rollback_restores_exactly(four):
         "user", "other", "as_partner", "as_opponent")) == [c for c in contacts if c[2]]
     assert all(c.rolled_back_at for c in RatingChange.objects.filter(series=second))
     assert all(r.voided for r in SeriesRecord.objects.filter(series=second))
-    month = services.month_start(second.finished_at)
+    month = month_start(second.finished_at)
     assert MonthlyStats.objects.get(user=four[0], month=month).series_won == 0
     assert services.rollback_series(second.pk) is False, "once"
     assert services.rate_series(second.pk) is False, "a rolled-back series is never re-rated"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.social import presence, selectors, services
+from accounts.social import selectors, services
 from accounts.social.models import Follow, SocialSettings
+from games import presence
 from games.services import series as series_service
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from tests.social.conftest import block
@@ -46,9 +47,9 @@ def test_a_block_either_way_refuses_a_follow(cast):
 def test_the_friends_page_shows_who_is_online_and_where_they_play(client, cast):
     for name in ("bob", "carol"):
         services.follow(cast.alice, name)
-    presence.touch(cast.bob.pk, "page-1")
+    presence.touch_page(cast.bob.pk, "page-1")
     table = series_service.start_with_bots(cast.carol)  # private: no spectate link
-    presence.touch(cast.carol.pk, "page-2")
+    presence.touch_page(cast.carol.pk, "page-2")
     client.force_login(cast.alice)
     page = client.get("/friends/").content.decode()
     bob_row = page.split('data-friend="bob"')[1].split("</li>")[0]
@@ -60,7 +61,7 @@ def test_the_friends_page_shows_who_is_online_and_where_they_play(client, cast):
     table.save()
     page = client.get("/friends/").content.decode()
     assert f'href="/table/{table.pk}/"' in page and "(watch)" in page
-    presence.drop(cast.bob.pk, "page-1")
+    presence.drop_page(cast.bob.pk, "page-1")
     page = client.get("/friends/").content.decode()
     assert 'data-online="0"' in page.split('data-friend="bob"')[1].split("</li>")[0]
 
@@ -68,8 +69,8 @@ def test_the_friends_page_shows_who_is_online_and_where_they_play(client, cast):
 def test_a_hidden_or_blocking_user_never_appears_online_on_the_page(client, cast):
     for name in ("bob", "mallory"):
         services.follow(cast.alice, name)
-    presence.touch(cast.bob.pk, "page-1")
-    presence.touch(cast.mallory.pk, "page-2")
+    presence.touch_page(cast.bob.pk, "page-1")
+    presence.touch_page(cast.mallory.pk, "page-2")
     series_service.start_with_bots(cast.bob)
     assert selectors.visible_online(cast.alice, [cast.bob.pk, cast.mallory.pk]) \
         == {cast.bob.pk, cast.mallory.pk}

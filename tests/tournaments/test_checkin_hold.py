@@ -35,7 +35,7 @@ def _start(club_cast, **kw):
 
 def _check_in_all_but_one(match: Match) -> int:
     """Everybody of the match checks in except the person at seat 3 (side B)."""
-    seats = rounds._people_by_position(match)
+    seats = rounds.people_by_position(match)
     from django.contrib.auth import get_user_model
 
     for position in (0, 1, 2):

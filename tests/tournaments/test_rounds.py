@@ -195,7 +195,7 @@ def test_a_withdrawn_entry_is_not_paired_and_its_results_stand(club_cast):
     play_round(current(t), goat="B")
     winner = current(t).tournament.round_set.get(number=1).matches.first().sides.get(
         side="A").entry
-    events.withdraw(t.pk, winner.player1)
+    rounds.withdraw(t.pk, winner.player1)
     winner.refresh_from_db()
     assert winner.status == "withdrawn"
     r2 = current(t)
@@ -496,7 +496,7 @@ def test_a_round_robin_of_three_pairs_meets_everyone_once_and_a_withdrawal_forfe
     r2 = current(t)
     pairing_r2 = r2.matches.exclude(outcome="bye").get()
     leaving = pairing_r2.sides.get(side="A").entry
-    events.withdraw(t.pk, leaving.player1)  # a fixed schedule: the match stays, forfeited
+    rounds.withdraw(t.pk, leaving.player1)  # a fixed schedule: the match stays, forfeited
     rounds.start_next_round(t.pk, 2)
     pairing_r2.refresh_from_db()
     assert (pairing_r2.outcome, pairing_r2.forfeit, pairing_r2.table_id) == ("B", True, None)

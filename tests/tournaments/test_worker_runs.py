@@ -175,7 +175,7 @@ def test_six_individual_players_with_bots_allowed_play_two_rounds_on_a_real_work
     assert len(matches) == 4 and not [m for m in matches if m.outcome == "bye"]
     assert all(m.outcome in ("A", "B", "tie") and not m.forfeit for m in matches)
     assert all(sorted(m.substitutes) == sorted(
-        p for p, (_e, person) in rounds._people_by_position(m).items() if person)
+        p for p, (_e, person) in rounds.people_by_position(m).items() if person)
         for m in matches), "a bot played every no-show's seat"
     bots = t.entries.exclude(bot_level="")
     assert sorted(bots.values_list("name", flat=True)) == ["Bot Casual #1", "Bot Casual #2"]

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import REPORT_TEXT_MAX, ModerationLog, Report, Sanction
+from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from games import selectors as game_selectors
 from games.models import ChatMessage, Game, Series, Table
@@ -235,8 +236,6 @@ def resolve_locked(reports: list[Report], actor: AbstractBaseUser, status: str) 
 
 def close_report(actor: AbstractBaseUser | None, report_id: Any, reason: Any = "") -> Report:
     """A moderator closes a report without a sanction (it showed nothing to act on)."""
-    from accounts.moderation.services.sanctions import require_moderator
-
     actor = require_moderator(actor, "moderation.change_report")
     pk = _id(report_id, "report")
     note = _text(reason)

@@ -16,6 +16,7 @@ Every action writes one moderation-log entry in the same transaction.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -28,13 +29,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.language import recipient_language
+from accounts.models import Profile
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import REASON_MAX, ModerationLog, Report, Sanction
+from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from accounts.moderation.services.reports import resolve_locked
 from games.models import ChatMessage, Seat, Table
 from games.policy import user_group
+from games.queue.services import leave_queue
+from games.services import chat, clock, tables
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 ACTION_OF_KIND = {
@@ -49,16 +54,6 @@ ACTION_OF_KIND = {
 
 
 # --- who may act, on whom ------------------------------------------------------------------
-
-def require_moderator(actor: AbstractBaseUser | None,
-                      perm: str = "moderation.add_sanction") -> AbstractBaseUser:
-    """The actor is a signed-in, unsuspended moderator holding ``perm``."""
-    if actor is None or not actor.is_authenticated or not actor.is_active:
-        raise PermissionDeniedError(_("Only moderators can do that."))
-    if not actor.has_perm(perm) or selectors.suspension_of(actor) is not None:
-        raise PermissionDeniedError(_("Only moderators can do that."))
-    return actor
-
 
 def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
     if user is None or not getattr(user, "pk", None):
@@ -161,12 +156,8 @@ def create_locked(actor: AbstractBaseUser | None, user: AbstractBaseUser, kind: 
 def _start_effects_locked(sanction: Sanction) -> None:
     user = sanction.user
     if sanction.kind in selectors.RANKED_BARS:
-        from games.queue.services import leave_queue
-
         leave_queue(user)
     if sanction.kind == Sanction.Kind.SUSPEND:
-        from games.services import clock, tables
-
         clock.hand_seats_to_bots(user.pk)
         standing = list(Seat.objects.filter(
             user=user, table__status__in=[Table.Status.OPEN, Table.Status.FINISHED])
@@ -190,8 +181,6 @@ def suspension_text(sanction: Sanction) -> str:
 def send_to_user(user_id: int, message: dict[str, Any]) -> None:
     """Tell every open table socket of a user (after commit; a failure only logs: the
     sanction is stored, and a closed socket cannot reconnect past the middleware)."""
-    import logging
-
     try:
         async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
     except Exception:  # noqa: BLE001
@@ -243,8 +232,6 @@ def suspend(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = Non
 def force_rename(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> Sanction:
     """Replace an offensive name: the display name is cleared and the username becomes
     ``player-<id>`` (the player may choose a new display name in settings)."""
-    from accounts.models import Profile
-
     actor = require_moderator(actor)
     user = _require_target(actor, _user(user))
     clean = _reason(reason)
@@ -271,8 +258,6 @@ def force_rename(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> 
 
 def hide_message(actor: Any, message_id: Any, reason: Any, report_ids: Any = None) -> int:
     """Hide a chat line: it disappears from every open screen (after commit)."""
-    from games.services import chat
-
     actor = require_moderator(actor)
     if isinstance(message_id, str) and message_id.isdigit():
         message_id = int(message_id)

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.moderation.models import ModerationLog, Report, Sanction
+from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from accounts.moderation.services.reports import resolve_locked
 from accounts.moderation.services.sanctions import (
@@ -30,7 +31,6 @@ from accounts.moderation.services.sanctions import (
     _require_target,
     _user,
     create_locked,
-    require_moderator,
 )
 from games.models import Series, SeriesSeat, Termination
 from games.services import finish, locks, publish

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.countries import COUNTRY_CHOICES
+from accounts.permissions import has_verified_email
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.tournaments import permissions
 from games.tournaments.models import Club, Membership
@@ -56,8 +57,6 @@ def _verify_messages(doing: str) -> tuple[str, str]:
 
 
 def require_verified(user: AbstractBaseUser | None, doing: str) -> AbstractBaseUser:
-    from accounts.permissions import has_verified_email
-
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_verify_messages(doing)[0])
     if not has_verified_email(user):

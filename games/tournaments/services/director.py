@@ -249,9 +249,7 @@ def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     if match is not None and match.status != Match.Status.CHECKIN:
         raise TableStateError(_("The entry is playing a match: substitute after it."))
     if match is not None:
-        from games.tournaments.services.rounds import _people_by_position
-
-        position = next(p for p, (_e, person) in _people_by_position(match).items()
+        position = next(p for p, (_e, person) in rounds.people_by_position(match).items()
                         if person == old.pk)
         table = Table.objects.get(pk=match.table_id)
         table_service.kick(table.pk, t.created_by, position)
@@ -276,7 +274,7 @@ def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     entry.save(update_fields=["status"])
     audit.record(t.club, user, "entry.disqualify", tournament=t, reason=reason,
                  entry=entry.name)
-    events.repair_without(t, entry, user)
+    rounds.repair_without(t, entry, user)
     return f"{entry.name} is disqualified: no longer paired, no place."
 
 
@@ -284,7 +282,7 @@ def _withdraw_entry(t: Tournament, user: AbstractBaseUser, data: Mapping[str, An
     entry = _entry(t, data)
     if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED):
         raise InvalidRequestError(_("That entry is not playing."))
-    events.withdraw_locked(t, entry, user, _reason(data, required=False))
+    rounds.withdraw_locked(t, entry, user, _reason(data, required=False))
     return f"{entry.name} was withdrawn."
 
 

@@ -23,7 +23,7 @@ from games.services.errors import (
     TableStateError,
 )
 from games.tournaments import pairing, permissions, publish
-from games.tournaments.models import Entry, Membership, Round, Tournament
+from games.tournaments.models import Club, Entry, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
 
@@ -98,8 +98,6 @@ def validate(s: EventSettings) -> EventSettings:
 def create_tournament(club_id: int, user: AbstractBaseUser | None,
                       s: EventSettings) -> Tournament:
     """A director creates a tournament; registration opens at once."""
-    from games.tournaments.models import Club
-
     user = require_verified(user, "create a tournament")
     clean = validate(s)
     club = Club.objects.filter(pk=club_id).first() if isinstance(club_id, int) else None
@@ -144,7 +142,8 @@ def late_join_open(t: Tournament) -> bool:
     return 2 * rounds_started(t) < t.rounds
 
 
-def _entered(t: Tournament, user_id: int) -> Entry | None:
+def entered(t: Tournament, user_id: int) -> Entry | None:
+    """``user_id``'s entry in ``t`` (as either player) whatever its status, if any."""
     return t.entries.filter(Q(player1_id=user_id) | Q(player2_id=user_id)).first()
 
 
@@ -170,7 +169,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
         if not late_join_open(t):
             raise TableStateError(_("Registration is closed.") if t.status != "running" else
                                   _("Late entries close when half the rounds have started."))
-        if _entered(t, user.pk) is not None:
+        if entered(t, user.pk) is not None:
             raise InvalidRequestError(_("You are already entered in this tournament."))
         first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
         if t.is_pairs:
@@ -179,7 +178,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
                 raise InvalidRequestError(_("Your partner is someone else."))
             require_verified(mate, "play")  # their address must be verified too
             _require_member(t, mate, "Your partner")
-            if _entered(t, mate.pk) is not None:
+            if entered(t, mate.pk) is not None:
                 raise InvalidRequestError(_("%(name)s is already entered.") % {
                     "name": mate.get_username()})
             if (t.format == "round_robin" and t.entries.exclude(
@@ -227,49 +226,6 @@ def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id:
     return entry
 
 
-def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
-    """A player withdraws their entry: before the start it is removed; after, it is no
-    longer paired and its results stand."""
-    if user is None or not user.is_authenticated:
-        raise PermissionDeniedError(_("Sign in first."))
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
-        entry = _entered(t, user.pk)
-        if entry is None or entry.status in (Entry.Status.WITHDRAWN,
-                                             Entry.Status.DISQUALIFIED):
-            raise InvalidRequestError(_("You have no entry to withdraw."))
-        withdraw_locked(t, entry, user)
-
-
-def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
-                    reason: str = "") -> None:
-    """Withdraw ``entry``. The caller holds the tournament's lock."""
-    if t.status == Tournament.Status.FINISHED:
-        raise TableStateError(_("The tournament is over."))
-    if not entry.match_sides.exists():
-        entry.delete()
-    else:
-        entry.status = Entry.Status.WITHDRAWN
-        entry.save(update_fields=["status"])
-    audit.record(t.club, actor, "entry.withdraw", tournament=t, reason=reason,
-                 entry=entry.name)
-    repair_without(t, entry, actor)
-    publish.on_commit_changed(t.pk)
-
-
-def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) -> None:
-    """An entry left while the next round is paired but not started: pair it again
-    without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
-    from games.tournaments.services import rounds
-
-    if t.format not in ("swiss", "rotation"):
-        return
-    waiting = t.round_set.filter(status=Round.Status.PAIRED,
-                                 matches__sides__entry=entry).first()
-    if waiting is not None:
-        rounds.pair_round_locked(t, waiting.number, actor)
-
-
 def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> Entry:
     """A director enters a bot (labelled; never in the prize places). Caller locks."""
     if not t.bots_allowed:
@@ -308,8 +264,3 @@ def fill_with_bots_locked(t: Tournament, number: int, count: int) -> list[Entry]
                      level=BotLevel.CASUAL, round=number, reason="fills the last table")
         made.append(entry)
     return made
-
-
-def member_of(t: Tournament, user: AbstractBaseUser) -> bool:
-    return Membership.objects.filter(club=t.club, user=user,
-                                     status=Membership.Status.ACTIVE).exists()

@@ -30,6 +30,7 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -38,7 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import Series, Table, Termination
+from games.models import Seat, Series, Table, Termination
 from games.services import finish, locks
 from games.services import series as series_service
 from games.services import tables as table_service
@@ -56,6 +57,13 @@ from games.tournaments.services import audit, events
 from games.tournaments.services.events import lock_tournament
 
 logger = logging.getLogger(__name__)
+
+# The names of the tasks this module queues (games/tournaments/tasks.py declares them
+# with these names): sent by name, because the tasks call this module.
+CHECKIN_DEADLINE_TASK = "tournaments.checkin_deadline"
+ROUND_TIME_TASK = "tournaments.round_time"
+START_ROUND_TASK = "tournaments.start_round"
+
 SUBSTITUTE_LEVEL = "casual"
 # A scheduled step may arrive a little early (clock skew between hosts).
 EARLY = timedelta(milliseconds=500)
@@ -211,7 +219,7 @@ def start_tournament_locked(t: Tournament, actor: AbstractBaseUser | None) -> Ro
     return start_round_locked(t, round_, actor)
 
 
-def _people_by_position(match: Match) -> dict[int, tuple[Entry, int | None]]:
+def people_by_position(match: Match) -> dict[int, tuple[Entry, int | None]]:
     """Seat → (entry, person id or None for a bot), from the match's sides (R1)."""
     seats: dict[int, tuple[Entry, int | None]] = {}
     for side in match.sides.select_related("entry").all():
@@ -245,7 +253,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
     people: list[int] = []
     mail: list[tuple[str, str, int]] = []
     for match in round_.matches.select_for_update().filter(status=Match.Status.PENDING):
-        seats = _people_by_position(match)
+        seats = people_by_position(match)
         inactive = {e.pk for e, _ in seats.values() if e.status != Entry.Status.ACTIVE}
         if inactive and not t.bots_allowed:
             _forfeit_locked(match, {p for p, (e, _) in seats.items() if e.pk in inactive})
@@ -298,17 +306,17 @@ def table_target(t: Tournament) -> int:
 
 
 def _schedule(round_: Round) -> None:
-    """Queue the check-in deadline and the time limit (the beat tick is the backstop)."""
-    from games.tournaments import tasks
+    """Queue the check-in deadline and the time limit (the beat tick is the backstop).
+    Sent by task name: the tasks call this module, so it does not import them."""
 
     def enqueue() -> None:
         try:
-            tasks.checkin_deadline_task.apply_async(
-                (round_.pk,), countdown=max(0.0, (round_.checkin_deadline
-                                                  - timezone.now()).total_seconds()))
-            tasks.round_time_task.apply_async(
-                (round_.pk,), countdown=max(0.0, (round_.ends_at
-                                                  - timezone.now()).total_seconds()))
+            current_app.send_task(
+                CHECKIN_DEADLINE_TASK, (round_.pk,), ignore_result=True,
+                countdown=max(0.0, (round_.checkin_deadline - timezone.now()).total_seconds()))
+            current_app.send_task(
+                ROUND_TIME_TASK, (round_.pk,), ignore_result=True,
+                countdown=max(0.0, (round_.ends_at - timezone.now()).total_seconds()))
         except Exception:  # noqa: BLE001 - the beat tick does it
             logger.exception("could not schedule round %s", round_.pk)
 
@@ -316,8 +324,8 @@ def _schedule(round_: Round) -> None:
 
 
 def _persons(match: Match) -> set[int]:
-    return {p for _, p in _people_by_position(match).values() if p is not None} - {
-        p for pos, (_, p) in _people_by_position(match).items() if pos in match.substitutes}
+    return {p for _, p in people_by_position(match).values() if p is not None} - {
+        p for pos, (_, p) in people_by_position(match).items() if pos in match.substitutes}
 
 
 def _absent(match: Match) -> set[int]:
@@ -327,10 +335,8 @@ def _absent(match: Match) -> set[int]:
 def _reseat_locked(t: Tournament, match: Match, table: Table) -> None:
     """Put the match's assignment back on the table's seats before the start: a player
     may have stood up while waiting, or someone else sat down (caller locks the table)."""
-    from games.models import Seat
-
     seats = {s.position: s for s in Seat.objects.filter(table=table)}
-    for position, (entry, person) in _people_by_position(match).items():
+    for position, (entry, person) in people_by_position(match).items():
         level = "" if person else (entry.bot_level or SUBSTITUTE_LEVEL)
         if position in match.substitutes:
             person, level = None, SUBSTITUTE_LEVEL
@@ -428,7 +434,7 @@ def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> 
         for match in round_.matches.select_for_update().filter(status=Match.Status.CHECKIN):
             settled += 1
             absent = _absent(match)
-            positions = {p for p, (_, person) in _people_by_position(match).items()
+            positions = {p for p, (_, person) in people_by_position(match).items()
                          if person in absent and p not in match.substitutes}
             table = Table.objects.get(pk=match.table_id)
             if not positions and table.status == Table.Status.OPEN:
@@ -600,11 +606,10 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
 
 
 def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
-    from games.tournaments import tasks
-
     def enqueue() -> None:
         try:
-            tasks.start_round_task.apply_async((tournament_id, number), countdown=countdown)
+            current_app.send_task(START_ROUND_TASK, (tournament_id, number),
+                                  ignore_result=True, countdown=countdown)
         except Exception:  # noqa: BLE001 - the beat tick does it
             logger.exception("could not schedule round %s of %s", number, tournament_id)
 
@@ -679,7 +684,42 @@ def tick(now: Any = None) -> dict[str, int]:
     return dict(done)
 
 
-def validate_positive_id(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRequestError(_("No such %(what)s.") % {"what": what})
-    return value
+def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
+    """A player withdraws their entry: before the start it is removed; after, it is no
+    longer paired and its results stand."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDeniedError(_("Sign in first."))
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        entry = events.entered(t, user.pk)
+        if entry is None or entry.status in (Entry.Status.WITHDRAWN,
+                                             Entry.Status.DISQUALIFIED):
+            raise InvalidRequestError(_("You have no entry to withdraw."))
+        withdraw_locked(t, entry, user)
+
+
+def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
+                    reason: str = "") -> None:
+    """Withdraw ``entry``. The caller holds the tournament's lock."""
+    if t.status == Tournament.Status.FINISHED:
+        raise TableStateError(_("The tournament is over."))
+    if not entry.match_sides.exists():
+        entry.delete()
+    else:
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+    audit.record(t.club, actor, "entry.withdraw", tournament=t, reason=reason,
+                 entry=entry.name)
+    repair_without(t, entry, actor)
+    publish.on_commit_changed(t.pk)
+
+
+def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) -> None:
+    """An entry left while the next round is paired but not started: pair it again
+    without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
+    if t.format not in ("swiss", "rotation"):
+        return
+    waiting = t.round_set.filter(status=Round.Status.PAIRED,
+                                 matches__sides__entry=entry).first()
+    if waiting is not None:
+        pair_round_locked(t, waiting.number, actor)

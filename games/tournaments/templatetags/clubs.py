@@ -6,11 +6,11 @@ from typing import Any
 
 from django import template
 
+from games.tournaments.selectors import clubs_of
+
 register = template.Library()
 
 
 @register.simple_tag
 def player_clubs(user: Any) -> list[Any]:
-    from games.tournaments.selectors import clubs_of
-
     return clubs_of(user) if getattr(user, "pk", None) else []

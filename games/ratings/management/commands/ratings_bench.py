@@ -23,12 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, connections
 from django.db.models import Count
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
+
+from games.ratings import benchdata, selectors
+from games.ratings.models import Rating, RatingChange, SeriesRecord
 
 
 def _use_bench_database(path: Path) -> None:
@@ -74,14 +78,10 @@ class Command(BaseCommand):
             for suffix in ("", "-wal", "-shm"):
                 Path(str(path) + suffix).unlink(missing_ok=True)
         call_command("migrate", verbosity=0, interactive=False)
-        from games.ratings.models import Rating
-
         if not options["reuse"] or not Rating.objects.exists():
             self.stdout.write(f"Seeding {options['players']:,} players and "
                               f"{options['series']:,} series into {path} ...")
             started = time.monotonic()
-            from games.ratings import benchdata
-
             benchdata.seed(options["players"], options["series"], contacts=True)
             self.stdout.write(f"  seeded in {time.monotonic() - started:.1f} s")
             # Measure in a fresh process, as a web worker would serve: the seeding left
@@ -95,11 +95,6 @@ class Command(BaseCommand):
         self._measure(options["requests"])
 
     def _measure(self, n: int) -> None:
-        from django.contrib.auth import get_user_model
-
-        from games.ratings import selectors
-        from games.ratings.models import RatingChange, SeriesRecord
-
         rng = random.Random(1)
         board = selectors.leaderboard(1)
         listed = selectors.eligible().select_related("user").first()
