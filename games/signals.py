@@ -1,6 +1,5 @@
-"""Hooks other apps react to (ratings, tournaments, moderation), fired after commit:
-on a web process on its follow-up thread, not the one that committed
-(games/services/follow_ups.py).
+"""Hooks other apps react to (ratings, tournaments, moderation), fired after commit
+(games/events.py: a receiver's failure is logged, the commit stands).
 
 Declared in one place (allauth style). Receivers must not write game data; they call
 their own services.

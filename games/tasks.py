@@ -16,7 +16,7 @@ from typing import Any
 
 from celery import shared_task
 
-from games.services import clock, play, series, sweep
+from games.services import clock, play, schedule, series, sweep
 
 logger = logging.getLogger(__name__)
 
@@ -60,25 +60,25 @@ def id_task(name: str) -> Callable[[Callable[..., object]], Any]:
     return decorate
 
 
-@id_task("games.bot_turn")
+@id_task(schedule.BOT_TURN_TASK)
 def bot_turn_task(game_id: int, expected_version: int) -> None:
     """Let the bots of ``game_id`` act on ``expected_version`` (no-op if it moved on)."""
     play.play_bot_turn(game_id, expected_version)
 
 
-@id_task("games.next_game")
+@id_task(schedule.NEXT_GAME_TASK)
 def next_game_task(series_id: int, finished_number: int) -> None:
     """Deal the next game of a series once (no-op if it exists or the series ended)."""
     series.start_next_game(series_id, finished_number)
 
 
-@id_task("games.turn_timeout")
+@id_task(schedule.TURN_TIMEOUT_TASK)
 def turn_timeout_task(game_id: int, expected_version: int) -> None:
     """The clock of ``expected_version`` ran out: the server plays (no-op if it moved on)."""
     clock.play_timeout(game_id, expected_version)
 
 
-@id_task("games.disconnect_check")
+@id_task(schedule.DISCONNECT_CHECK_TASK)
 def disconnect_check_task(game_id: int, expected_version: int) -> None:
     """60 s after a player left on their turn: a bot takes the seat if they are still away."""
     clock.abandon_if_disconnected(game_id, expected_version)

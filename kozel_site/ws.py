@@ -1,6 +1,6 @@
 """What every WebSocket consumer of the site shares: channels' own consumers and
-middleware, plus the handshake's readers, the event loop made known to the socket's
-database calls, and a frame to a closed socket dropped instead of a crash."""
+middleware, plus the handshake's readers and a frame to a closed socket dropped
+instead of a crash."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from channels.auth import AuthMiddleware
 from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
-
-from games.services import publish
 
 # Reads what a handshake needs of its person once the user is known, into the scope.
 ScopeReader = Callable[[dict[str, Any]], None]
@@ -53,17 +51,13 @@ def auth_middleware_stack(inner: Any, readers: Sequence[ScopeReader] = ()) -> An
 class SiteSocket(AsyncConsumer):
     """Mixin (before the channels consumer class) for every consumer of the site.
 
-    Its event loop is made known to the database calls it makes, so that their
-    broadcasts are handed to it (games/services/publish.py). A broadcast or a reply can
-    race the client's close (or our own 4008): daphne then raises autobahn's
-    ``Disconnected`` from ``send``, which would end the consumer with a traceback and
-    skip ``disconnect``. The client is gone or going, and resyncs when it comes back,
+    A broadcast or a reply can race the client's close (or our own 4008): daphne then
+    raises autobahn's ``Disconnected`` from ``send``, which would end the consumer with a
+    traceback and skip ``disconnect``. The client is gone or going, and resyncs when it comes back,
     so such a frame is dropped.
     """
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        publish.serve_from_this_loop()
-
         async def send_unless_closed(message: Any) -> None:
             with contextlib.suppress(Disconnected):
                 await send(message)

@@ -31,6 +31,7 @@ from accounts.social.selectors import (
     unread_count,
 )
 from accounts.social.services import person_named, require_user
+from games.events import send_events_on_commit
 from games.models import Seat, Table
 from games.selectors import live_seat_of
 from games.services import tables as table_service
@@ -165,8 +166,8 @@ def accept(user: AbstractBaseUser | None, invite_id: Any) -> Table:
         else:
             raise TableStateError(_("The table is full."))
         _answer(found, TableInvite.Status.ACCEPTED)
-        transaction.on_commit(lambda: notify.push(user.pk, {"type": "notifications.read",
-                                                            "unread": _unread(user)}))
+        send_events_on_commit(lambda: [notify.page_frame(
+            user.pk, {"type": "notifications.read", "unread": _unread(user)})])
     return table
 
 

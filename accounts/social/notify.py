@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
@@ -32,6 +31,7 @@ from accounts.language import profile_language
 from accounts.moderation.models import Sanction
 from accounts.social.models import Notification, SocialSettings, TableInvite
 from accounts.social.selectors import settings_of, unread_count
+from games.events import Message, after_commit, send_events_on_commit
 from games.services.errors import InvalidRequestError, PermissionDeniedError
 from games.services.publish import user_pages_group
 
@@ -81,13 +81,10 @@ def frame_of(notification: Notification, unread: int) -> dict[str, Any]:
             "invite": notification.invite_id}
 
 
-def push(user_id: int, frame: dict[str, Any]) -> None:
-    """Send ``frame`` to every open page of the user now (log, never raise)."""
-    try:
-        async_to_sync(get_channel_layer().group_send)(
-            user_pages_group(user_id), {"type": "user.frame", "frame": frame})
-    except Exception:  # noqa: BLE001 - the badge is rendered with every page anyway
-        logger.exception("could not push to the pages of %s", user_id)
+def page_frame(user_id: int, frame: dict[str, Any]) -> Message:
+    """The message that shows ``frame`` on every open page of the user (sent with
+    games/events.py; a lost one is made good by the badge rendered with every page)."""
+    return user_pages_group(user_id), {"type": "user.frame", "frame": frame}
 
 
 def _language_of(user: Any) -> str:
@@ -150,13 +147,13 @@ def notify(user: Any, kind: str, params: dict[str, Any], url: str = "",
                                                    url=url[:200], invite=invite)
         wants_email = bool(getattr(settings_of(user), EMAIL_FIELDS.get(kind, ""), False))
 
-        def after() -> None:
+        def live_frame() -> list[Message]:
             with translation.override(_language_of(user)):
-                push(user.pk, frame_of(notification, unread_count(user)))
-            if wants_email:
-                _email(notification)
+                return [page_frame(user.pk, frame_of(notification, unread_count(user)))]
 
-        transaction.on_commit(after)
+        send_events_on_commit(live_frame)
+        if wants_email:
+            after_commit(partial(_email, notification))
     return notification
 
 
@@ -182,8 +179,8 @@ def mark_read(user: Any, notification_id: Any = None) -> int:
         rows = rows.filter(pk=notification_id)
     with transaction.atomic():
         changed = rows.update(read_at=timezone.now())
-        transaction.on_commit(lambda: push(user.pk, {"type": "notifications.read",
-                                                     "unread": unread_count(user)}))
+        send_events_on_commit(lambda: [page_frame(user.pk, {"type": "notifications.read",
+                                                            "unread": unread_count(user)})])
     return changed
 
 

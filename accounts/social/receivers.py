@@ -13,15 +13,16 @@ on-commit work; the services write.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
-from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.moderation.models import Sanction
 from accounts.social import services
 from accounts.social.tasks import friend_table_task
+from games.events import after_commit
 from games.models import Table
 from games.signals import round_started
 
@@ -33,15 +34,7 @@ def on_table_created(sender: Any, instance: Table, created: bool = False,
                      **kwargs: Any) -> None:
     if not created or instance.visibility != Table.Visibility.PUBLIC:
         return
-    table_id = instance.pk
-
-    def enqueue() -> None:
-        try:
-            friend_table_task.delay(table_id)
-        except Exception:  # noqa: BLE001 - a missed "friend started a table" is harmless
-            logger.exception("could not enqueue friend_table_task(%s)", table_id)
-
-    transaction.on_commit(enqueue)
+    after_commit(partial(friend_table_task.delay, instance.pk))
 
 
 @receiver(round_started, dispatch_uid="social.round_started")
@@ -57,12 +50,5 @@ def on_round_started(sender: Any, tournament_id: int, tournament_name: str,
 def on_sanction(sender: Any, instance: Sanction, created: bool = False, **kwargs: Any) -> None:
     if not created or instance.created_by_id is None:
         return  # the automatic escalation has its own notice
-    user_id, kind, reason = instance.user_id, instance.kind, instance.reason
-
-    def send() -> None:
-        try:
-            services.notify_sanction(user_id, kind, reason)
-        except Exception:  # noqa: BLE001 - the sanction notice shows on every page
-            logger.exception("moderator message to %s failed", user_id)
-
-    transaction.on_commit(send)
+    after_commit(partial(services.notify_sanction, instance.user_id, instance.kind,
+                         instance.reason))

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.social import notify
 from accounts.social.models import Follow, Notification, SocialSettings
 from accounts.social.selectors import blocked_either_way, blocks_between, settings_of
+from games.events import send_events
 from games.models import Seat, Table
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
@@ -109,8 +110,7 @@ def announce_presence(user_id: int, online: bool) -> int:
     followers = [uid for uid in Follow.objects.filter(followed_id=user_id)
                  .values_list("follower_id", flat=True) if uid not in blocked]
     frame = {"type": "presence", "username": user.get_username(), "online": online}
-    for follower in followers:
-        notify.push(follower, frame)
+    send_events(notify.page_frame(follower, frame) for follower in followers)
     return len(followers)
 
 

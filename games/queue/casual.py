@@ -21,19 +21,19 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from celery import current_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.events import send_task_on_commit
 from games.models import Series, SeriesSeat, Table
 from games.policy import policy
 from games.queue import matching
 from games.queue.conf import queue_settings
 from games.queue.models import BOT_WAITS, CASUAL_CLOCKS, CASUAL_TARGETS, PairInvite, QueueEntry
-from games.queue.services import MATCH_TASK, _blocked_pairs, _kick_on_commit, _mu
+from games.queue.services import MATCH_TASK, _blocked_pairs, _mu, kick_matcher
 from games.ratings.models import Rating
 from games.ratings.selectors import BOT_WATCH_VALUE, rating_view
 from games.selectors import live_seat_of
@@ -143,15 +143,7 @@ def _kick_after_wait(prefs: Preferences) -> None:
     if not prefs.allow_bots:
         return
     delay = prefs.bot_wait_seconds + 0.5
-
-    def kick() -> None:
-        try:
-            current_app.send_task(MATCH_TASK, ignore_result=True, countdown=delay,
-                                  expires=delay + 10)
-        except Exception:  # the beat runs the matcher every ~2 s anyway
-            logger.exception("could not schedule the matcher")
-
-    transaction.on_commit(kick)
+    send_task_on_commit(MATCH_TASK, countdown=delay, expires=delay + 10)
 
 
 def join_casual(user: AbstractBaseUser | None, prefs: Preferences | None = None) -> QueueEntry:
@@ -167,7 +159,7 @@ def join_casual(user: AbstractBaseUser | None, prefs: Preferences | None = None)
         _require_not_playing(user)
         _put(user.pk, None, prefs)
         PairInvite.objects.filter(from_user=user).delete()
-        _kick_on_commit()
+        kick_matcher()
         _kick_after_wait(prefs)
     return QueueEntry.objects.get(user=user)
 
@@ -219,7 +211,7 @@ def accept_casual_invite(user: AbstractBaseUser | None, invite_id: Any) -> Queue
         _put(inviter.pk, user.pk, prefs)
         _put(user.pk, inviter.pk, prefs)
         PairInvite.objects.filter(from_user__in=[user, inviter]).delete()
-        _kick_on_commit()
+        kick_matcher()
         _kick_after_wait(prefs)
     return QueueEntry.objects.get(user=user)
 

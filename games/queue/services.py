@@ -17,13 +17,13 @@ import logging
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from celery import current_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.events import send_task_on_commit
 from games.models import Seat, Table
 from games.policy import policy
 from games.queue import matching
@@ -91,16 +91,10 @@ def _blocked_pairs(user_ids: list[int]) -> set[frozenset[int]]:
     return policy().blocked_pairs([people[uid] for uid in user_ids if uid in people])
 
 
-def _kick_on_commit() -> None:
-    """Run the matcher once this commit lands. Sent by task name: the task calls this
-    module, so it does not import it."""
-    def kick() -> None:
-        try:
-            current_app.send_task(MATCH_TASK, ignore_result=True, expires=10)
-        except Exception:  # the beat runs the matcher every ~2 s anyway
-            logger.exception("could not kick the matcher")
-
-    transaction.on_commit(kick)
+def kick_matcher() -> None:
+    """Run the matcher once this commit lands (the beat runs it every ~2 s anyway).
+    Sent by task name: the task calls this module, so it does not import it."""
+    send_task_on_commit(MATCH_TASK, expires=10)
 
 
 def _put_in_queue(user_id: int, mode: str, partner_id: int | None, turn_seconds: int) -> None:
@@ -127,7 +121,7 @@ def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> Queue
         _require_free(user)
         _put_in_queue(user.pk, QueueEntry.Mode.SOLO, None, clock)
         PairInvite.objects.filter(from_user=user).delete()
-        _kick_on_commit()
+        kick_matcher()
     return QueueEntry.objects.get(user=user)
 
 
@@ -197,7 +191,7 @@ def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
         _put_in_queue(inviter.pk, QueueEntry.Mode.PAIR, user.pk, invite.turn_seconds)
         _put_in_queue(user.pk, QueueEntry.Mode.PAIR, inviter.pk, invite.turn_seconds)
         PairInvite.objects.filter(from_user__in=[user, inviter]).delete()
-        _kick_on_commit()
+        kick_matcher()
     return QueueEntry.objects.get(user=user)
 
 

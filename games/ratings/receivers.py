@@ -1,23 +1,22 @@
 """Receivers of game hooks. They only enqueue; the task calls the service.
 
 ``series_finished`` is already sent after the finishing transaction commits
-(games/services/finish.py); ``transaction.on_commit`` here keeps the enqueue after
-commit even if a future sender fires it inside a transaction.
+(games/services/finish.py); ``after_commit`` here keeps the enqueue after commit even
+if a future sender fires it inside a transaction. A failed enqueue is logged: the beat
+sweep picks a completed series up.
 """
 
 from __future__ import annotations
 
-import logging
+from functools import partial
 from typing import Any
 
-from django.db import transaction
 from django.dispatch import receiver
 
+from games.events import after_commit
 from games.models import Termination
 from games.ratings import tasks
 from games.signals import series_corrected, series_finished
-
-logger = logging.getLogger(__name__)
 
 
 @receiver(series_finished, dispatch_uid="ratings.rate_finished_series")
@@ -36,19 +35,9 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     """
     if termination in (Termination.COMPLETED, Termination.ROUND_TIME,
                        Termination.GAME_LIMIT):
-        task_name = "rate_series_task"
+        after_commit(partial(tasks.rate_series_task.delay, series_id))
     elif termination == Termination.VOIDED:
-        task_name = "rollback_series_task"
-    else:
-        return
-
-    def enqueue() -> None:
-        try:
-            getattr(tasks, task_name).delay(series_id)
-        except Exception:  # the beat sweep picks a completed series up if the broker is down
-            logger.exception("could not enqueue %s(%s)", task_name, series_id)
-
-    transaction.on_commit(enqueue)
+        after_commit(partial(tasks.rollback_series_task.delay, series_id))
 
 
 @receiver(series_corrected, dispatch_uid="ratings.rerate_corrected_series")
@@ -57,10 +46,4 @@ def on_series_corrected(sender: Any, series_id: int, **kwargs: Any) -> None:
     in its place (``rerate_series_task``). If the broker is down the ratings keep the old
     result until a director corrects again; the correction itself is committed and
     audited."""
-    def enqueue() -> None:
-        try:
-            tasks.rerate_series_task.delay(series_id)
-        except Exception:
-            logger.exception("could not enqueue rerate_series_task(%s)", series_id)
-
-    transaction.on_commit(enqueue)
+    after_commit(partial(tasks.rerate_series_task.delay, series_id))

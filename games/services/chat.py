@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from games import events
 from games.conf import game_settings
 from games.models import ChatMessage, ChatPreference, Table
 from games.policy import policy, user_group
@@ -86,7 +88,7 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
                                              channel=channel_of(table, user))
         policy().after_chat(message)
         payload = chat_dict(message, ranked=table.kind == Table.Kind.RANKED)
-        transaction.on_commit(lambda: publish.chat(table_id, payload))
+        events.send_event_on_commit(*publish.chat(table_id, payload))
     return payload
 
 
@@ -110,7 +112,7 @@ def set_show_spectators(user: AbstractBaseUser | None, show: Any) -> bool:
     with transaction.atomic():
         ChatPreference.objects.update_or_create(user=user, defaults={"show_spectators": show})
         group = user_group(user.pk)
-        transaction.on_commit(lambda: publish.chat_settings_changed(group))
+        events.send_event_on_commit(*publish.chat_settings_changed(group))
     return show
 
 
@@ -128,8 +130,7 @@ def set_hidden(message_ids: list[int], hidden: bool) -> int:
             by_table.setdefault(table_id, []).append(pk)
         for table_id, changed in by_table.items():
             if hidden:
-                transaction.on_commit(
-                    lambda t=table_id, c=changed: publish.chat_hidden(t, c))
+                events.send_event_on_commit(*publish.chat_hidden(table_id, changed))
             else:
-                publish.on_commit_table_changed(table_id)
+                events.send_events_on_commit(partial(publish.table_changed, table_id))
     return len(rows)

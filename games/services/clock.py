@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -21,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine
+from games import engine, events
 from games import presence as presence_store
 from games.conf import game_settings
 from games.models import Conduct, Game, Move, Series, SeriesSeat, Table, Termination
@@ -65,7 +66,7 @@ def arm_turn_clock_locked(game: Game, state: engine.GameState, table: Table) -> 
             or seat not in person_positions(game.series)):
         return
     game.turn_deadline = now + timedelta(seconds=seconds)
-    schedule.on_commit_turn_timeout(game.pk, game.version, game.turn_deadline)
+    schedule.turn_timeout(game.pk, game.version, game.turn_deadline)
 
 
 def _casual_choice(state: engine.GameState, seat: int, rng: random.Random) -> engine.Action:
@@ -95,8 +96,7 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
             return None
         remaining = (game.turn_deadline - timezone.now()).total_seconds()
         if remaining > EARLY_TOLERANCE.total_seconds():
-            schedule.on_commit_turn_timeout(game.pk, game.version, game.turn_deadline,
-                                            force=True)
+            schedule.turn_timeout(game.pk, game.version, game.turn_deadline, force=True)
             return None
         state = engine.GameState.from_dict(game.state)
         seat = state.turn
@@ -107,11 +107,11 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
         action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
         version = apply_locked(locked, state, seat, action, Move.Source.TIMEOUT)
         if occupant.name:
-            publish.on_commit_notice(series.table_id, gettext_noop(
-                "%(name)s's time ran out: the server played for them."), name=occupant.name)
+            events.send_event_on_commit(*publish.notice(series.table_id, gettext_noop(
+                "%(name)s's time ran out: the server played for them."), name=occupant.name))
         else:
-            publish.on_commit_notice(series.table_id, gettext_noop(
-                "A player's time ran out: the server played for them."))
+            events.send_event_on_commit(*publish.notice(series.table_id, gettext_noop(
+                "A player's time ran out: the server played for them.")))
         Conduct.objects.create(user_id=user_id, series=series, game=game, position=seat,
                                kind=Conduct.Kind.TIMEOUT, reason=Conduct.Reason.CLOCK)
         occupant.timeouts_in_row += 1
@@ -142,7 +142,7 @@ def _take_over_locked(locked: Locked, position: int, reason: str) -> None:
     seat.save(update_fields=["away_user", "user", "bot_level", "timeouts_in_row"])
     Conduct.objects.create(user_id=user_id, series=series, game=game, position=position,
                            kind=Conduct.Kind.ABANDON, reason=reason)
-    publish.on_commit_table_changed(series.table_id)
+    events.send_events_on_commit(partial(publish.table_changed, series.table_id))
     if series.ranked:
         notice = (gettext_noop("%(name)s left the table; a Casual bot plays their seat for the "
                                "rest of this ranked series.") if seat.name else
@@ -153,12 +153,13 @@ def _take_over_locked(locked: Locked, position: int, reason: str) -> None:
                                "they come back.") if seat.name else
                   gettext_noop("A player left the table; a Casual bot plays their seat until "
                                "they come back."))
-    publish.on_commit_notice(series.table_id, notice, **({"name": seat.name} if seat.name else {}))
+    params = {"name": seat.name} if seat.name else {}
+    events.send_event_on_commit(*publish.notice(series.table_id, notice, **params))
     if game.status == Game.Status.PLAYING:
         if game.turn_seat == position:
             game.turn_deadline = None  # a bot's turn has no clock
             game.save(update_fields=["turn_deadline"])
-        schedule.on_commit_bot_turn(game.pk, game.version, force=True)
+        schedule.bot_turn(game.pk, game.version, force=True)
 
 
 def hand_seats_to_bots(user_id: int, reason: str = Conduct.Reason.SUSPENDED) -> list[int]:
@@ -231,13 +232,13 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
         if live is not None and live.turn_seat == position and not live.paused:
             arm_turn_clock_locked(live, engine.GameState.from_dict(live.state), table)
             live.save(update_fields=["turn_started_at", "turn_deadline", "turn_seat"])
-        publish.on_commit_table_changed(table_id)
+        events.send_events_on_commit(partial(publish.table_changed, table_id))
         if seat.name:
-            publish.on_commit_notice(table_id, gettext_noop(
-                "%(name)s is back and plays their seat again."), name=seat.name)
+            events.send_event_on_commit(*publish.notice(table_id, gettext_noop(
+                "%(name)s is back and plays their seat again."), name=seat.name))
         else:
-            publish.on_commit_notice(table_id, gettext_noop(
-                "A player is back and plays their seat again."))
+            events.send_event_on_commit(*publish.notice(table_id, gettext_noop(
+                "A player is back and plays their seat again.")))
         return position
 
 
@@ -306,7 +307,7 @@ def leave_series(table_id: int, user: AbstractBaseUser | None) -> None:
         others = [s for s in roster(series) if s.position != position and s.person_id]
         if not others:
             finish.end_series_locked(table, series, Termination.VOTED_END)
-            publish.on_commit_table_changed(table_id)
+            events.send_events_on_commit(partial(publish.table_changed, table_id))
             return
         if game is not None and roster_seat(series, position).user_id:
             _take_over_locked(Locked(table, series, game), position, Conduct.Reason.LEFT)

@@ -14,8 +14,8 @@ Every end goes through here with a termination reason (models.Termination):
 - ``game_limit``: a tournament match of a fixed number of games has played them (the
   winner and the goat set the same way).
 
-The hooks fire after commit with the reason (games/signals.py; on a web process on
-its follow-up thread, games/services/follow_ups.py), and the apps that react
+The hooks fire after commit with the reason (games/signals.py, games/events.py), and
+the apps that react
 (ratings, later tournaments and moderation) act on that reason explicitly. Callers
 hold the locks in the order of services/locks.py.
 """
@@ -26,9 +26,9 @@ from functools import partial
 
 from django.utils import timezone
 
-from games import engine, signals
+from games import engine, events, signals
 from games.models import Game, GameResult, Series, Table, Termination
-from games.services import follow_ups, schedule
+from games.services import schedule
 from games.services.locks import Locked
 
 SERIES_STATUS = {
@@ -82,14 +82,14 @@ def finish_game_locked(locked: Locked, state: engine.GameState,
     series.loss_points_b = series_state.loss_points["B"]
     series.eggs = series_state.eggs
     series.save(update_fields=["state", "loss_points_a", "loss_points_b", "eggs"])
-    follow_ups.on_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk,
-                                  series_id=series.pk))
+    events.after_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk,
+                                series_id=series.pk))
     if series_state.over:
         series.winner = series_state.winner or ""
         series.goat = series_state.goat or ""
         end_series_locked(locked.table, series, Termination.COMPLETED)
     else:
-        schedule.on_commit_next_game(series.pk, game.number)
+        schedule.next_game(series.pk, game.number)
 
 
 def end_series_locked(table: Table, series: Series, termination: str) -> None:
@@ -120,6 +120,6 @@ def end_series_locked(table: Table, series: Series, termination: str) -> None:
     if table.status == Table.Status.PLAYING or termination == Termination.ABANDONED:
         table.status = TABLE_STATUS[termination]
         table.save(update_fields=["status", "updated_at"])
-    follow_ups.on_commit(partial(signals.series_finished.send, sender=Series,
-                                  series_id=series.pk, winner=series.winner,
-                                  goat=series.goat, termination=termination))
+    events.after_commit(partial(signals.series_finished.send, sender=Series,
+                                series_id=series.pk, winner=series.winner,
+                                goat=series.goat, termination=termination))

@@ -1,9 +1,9 @@
-"""Playing a move: the one way an action reaches a game (DESIGN: flow of a move).
+"""Playing a move: the one way an action reaches a game.
 
 ``submit_action`` (a person) and ``play_bot_turn`` (a Celery task) validate untrusted
 input, lock the Game row, check ``version`` (compare-and-set), rebuild the engine state,
 let the engine judge legality, store the Move and the new state, bump ``version``, and
-register the broadcast and the next task with ``transaction.on_commit``. An illegal or
+register the broadcast and then the next task to run after commit (games/events.py). An illegal or
 stale action raises a typed error and changes nothing.
 """
 
@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, events
 from games.models import Game, Move, Series
 from games.selectors import bot_seats, roster_seat, series_position
 from games.services import clock, finish, locks, publish, refusals, schedule
@@ -163,7 +163,8 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     new_state = _engine_apply(state, seat, action)
     game.version += 1
     game.state = new_state.to_dict()
-    publish.on_commit_game_changed(game, new_state)  # the first hook to run (see there)
+    # Registered first, so the players hear of the move before its next task is sent.
+    events.send_events_on_commit(publish.game_changed(game, new_state))
     roster_seat_ = roster_seat(series, seat)
     if source == Move.Source.PLAYER:
         clock.note_player_acted_locked(roster_seat_)
@@ -177,7 +178,7 @@ def apply_locked(locked: locks.Locked, state: engine.GameState, seat: int,
     if result is not None:
         finish.finish_game_locked(locked, new_state, result)
     elif bot_seats(series):
-        schedule.on_commit_bot_turn(game.pk, game.version)
+        schedule.bot_turn(game.pk, game.version)
     return game.version
 
 

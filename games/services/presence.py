@@ -19,6 +19,7 @@ from collections.abc import Callable
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 
+from games import events
 from games import presence as store
 from games.models import Game, Seat, Series, SeriesSeat
 from games.services import publish, schedule
@@ -55,7 +56,7 @@ def connected(table_id: int, conn: str, user: AbstractBaseUser | None,
     if not was_away or user_id is None:
         return
     if plays_here(user_id) if plays_here is not None else _plays_here(table_id, user_id):
-        publish.table_changed(table_id)
+        events.send_events(publish.table_changed(table_id))
 
 
 def heartbeat_many(sockets: list[tuple[int, str, int | None]]) -> str | None:
@@ -92,7 +93,7 @@ def disconnected(table_id: int, conn: str, user: AbstractBaseUser | None) -> Non
 def _person_left(table_id: int, user_id: int) -> None:
     if not _plays_here(table_id, user_id):
         return
-    publish.table_changed(table_id)
+    events.send_events(publish.table_changed(table_id))
     game = (Game.objects.filter(series__table_id=table_id, status=Game.Status.PLAYING,
                                 series__status=Series.Status.PLAYING)
             .order_by("-id").values("pk", "version", "turn_seat", "series_id").first())

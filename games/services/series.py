@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, events
 from games.models import Game, Seat, Series, SeriesSeat, Table, Team
 from games.selectors import bot_seats
 from games.services import clock, locks, publish, schedule
@@ -105,7 +106,7 @@ def start_series_locked(table: Table) -> Series:
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])
     create_game_locked(table, series)
-    publish.on_commit_table_changed(table.pk)
+    events.send_events_on_commit(partial(publish.table_changed, table.pk))
     return series
 
 
@@ -125,7 +126,7 @@ def create_game_locked(table: Table, series: Series) -> Game:
     clock.arm_turn_clock_locked(game, game_state, table)
     game.save(update_fields=["turn_started_at", "turn_deadline", "turn_seat"])
     if bot_seats(series):
-        schedule.on_commit_bot_turn(game.pk, game.version)
+        schedule.bot_turn(game.pk, game.version)
     return game
 
 
@@ -149,5 +150,5 @@ def start_next_game(series_id: int, after_number: int) -> Game | None:
             return None
         game = create_game_locked(table, series)
         table.save(update_fields=["updated_at"])
-        publish.on_commit_table_changed(table.pk)
+        events.send_events_on_commit(partial(publish.table_changed, table.pk))
         return game

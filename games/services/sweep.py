@@ -10,12 +10,13 @@ the absence rule read too, whatever put a bot there (the table's owner or a take
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.db import transaction
 from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
-from games import policy
+from games import events, policy
 from games import presence as presence_store
 from games.conf import game_settings
 from games.models import Game, Seat, Series, Table, Termination
@@ -95,7 +96,7 @@ def reannounce_idle_games(now: datetime | None = None) -> int:
         except Exception:  # noqa: BLE001 - without Redis there is nobody to tell either
             return done
         if fresh:
-            publish.game_changed(game, engine.GameState.from_dict(game.state))
+            events.send_events(publish.game_changed(game, engine.GameState.from_dict(game.state))())
             done += 1
     return done
 
@@ -165,6 +166,6 @@ def close_empty_tables(now: datetime | None = None) -> int:
             else:
                 table.status = Table.Status.ABANDONED
                 table.save(update_fields=["status", "updated_at"])
-            publish.on_commit_table_changed(table_id)
+            events.send_events_on_commit(partial(publish.table_changed, table_id))
             closed += 1
     return closed

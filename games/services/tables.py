@@ -3,18 +3,20 @@
 Every public function validates its untrusted input, then takes the table's row lock
 (``select_for_update``; on SQLite the IMMEDIATE transaction serialises writers instead)
 so that two people racing for the last seat cannot both get it. Lobby broadcasts are
-registered with ``transaction.on_commit`` and so never announce a rolled-back change.
+sent after commit (games/events.py) and so never announce a rolled-back change.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import events
 from games.models import BotLevel, Seat, Table
 from games.policy import policy
 from games.services import publish
@@ -97,7 +99,7 @@ def create_table(owner: AbstractBaseUser, settings: TableSettings) -> Table:
             bots_allowed=clean.kind != Table.Kind.RANKED,
         )
         Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(4))
-        publish.on_commit_table_changed(table.pk)
+        events.send_events_on_commit(partial(publish.table_changed, table.pk))
     return table
 
 
@@ -235,7 +237,7 @@ def update_settings(table_id: int, owner: AbstractBaseUser, settings: TableSetti
         for field in ("name", "visibility", "turn_seconds", "series_target", "start_when_full"):
             setattr(table, field, getattr(clean, field))
         table.save()
-        publish.on_commit_table_changed(table.pk)
+        events.send_events_on_commit(partial(publish.table_changed, table.pk))
     return table
 
 
@@ -243,7 +245,7 @@ def _touch(table: Table) -> None:
     # A seat change after a finished series reopens the table in the lobby.
     table.status = Table.Status.OPEN if table.status == Table.Status.FINISHED else table.status
     table.save(update_fields=["status", "updated_at"])
-    publish.on_commit_table_changed(table.pk)
+    events.send_events_on_commit(partial(publish.table_changed, table.pk))
 
 
 def _after_seat_change(table: Table) -> None:

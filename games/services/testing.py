@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import engine
+from games import engine, events
 from games.conf import game_settings
 from games.models import Game
 from games.selectors import bot_seats
@@ -42,7 +42,7 @@ def setup_position(table_id: int, position: dict[str, Any]) -> Game:
         clock.arm_turn_clock_locked(game, state, table)
         game.save(update_fields=["version", "state", "trump_card", "turn_started_at",
                                  "turn_deadline", "turn_seat"])
-        publish.on_commit_game_changed(game, state, whole_history=True)
+        events.send_events_on_commit(publish.game_changed(game, state, whole_history=True))
         if bot_seats(game.series):
-            schedule.on_commit_bot_turn(game.pk, game.version)
+            schedule.bot_turn(game.pk, game.version)
     return game

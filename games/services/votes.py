@@ -6,6 +6,7 @@ playing with three bots decides alone. Ranked series cannot be paused or ended b
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import engine
+from games import engine, events
 from games.models import Game, Series, SeriesVote, Table, Termination
 from games.selectors import roster
 from games.services import clock, finish, locks, publish, schedule
@@ -56,7 +57,7 @@ def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[s
         if carried:
             SeriesVote.objects.filter(series=series, kind=kind).delete()
             _carry_out_locked(table, series, game, kind)
-        publish.on_commit_table_changed(table_id)
+        events.send_events_on_commit(partial(publish.table_changed, table_id))
         return {"kind": kind, "votes": len(voters) + bots, "needed": VOTES_NEEDED,
                 "carried": carried}
 
@@ -64,8 +65,8 @@ def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[s
 def _carry_out_locked(table: Table, series: Series, game: Game | None, kind: str) -> None:
     if kind == SeriesVote.Kind.END:
         finish.end_series_locked(table, series, Termination.VOTED_END)
-        publish.on_commit_notice(series.table_id,
-                                 gettext_noop("The players voted to end the series."))
+        events.send_event_on_commit(*publish.notice(
+            series.table_id, gettext_noop("The players voted to end the series.")))
         return
     if game is None:
         return
@@ -74,9 +75,10 @@ def _carry_out_locked(table: Table, series: Series, game: Game | None, kind: str
         game.turn_deadline = None
     else:
         clock.arm_turn_clock_locked(game, engine.GameState.from_dict(game.state), table)
-        schedule.on_commit_bot_turn(game.pk, game.version, force=True)
+        schedule.bot_turn(game.pk, game.version, force=True)
     game.save(update_fields=["paused", "turn_deadline", "turn_started_at", "turn_seat"])
     SeriesVote.objects.filter(series=series, kind__in=[SeriesVote.Kind.PAUSE,
                                                        SeriesVote.Kind.RESUME]).delete()
-    publish.on_commit_notice(series.table_id, gettext_noop("The series is paused.") if game.paused
-                             else gettext_noop("The series goes on."))
+    text = (gettext_noop("The series is paused.") if game.paused
+            else gettext_noop("The series goes on."))
+    events.send_event_on_commit(*publish.notice(series.table_id, text))

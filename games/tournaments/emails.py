@@ -6,17 +6,12 @@ not the language of whoever started the round or of the worker that sends it.
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.core.mail import send_mass_mail
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.language import recipient_language
-
-logger = logging.getLogger(__name__)
 
 
 def round_started_message(tournament_name: str, round_number: int, url: str, name: str,
@@ -34,19 +29,12 @@ def round_started_message(tournament_name: str, round_number: int, url: str, nam
     return subject, body, settings.DEFAULT_FROM_EMAIL, [address]
 
 
-def on_commit_round_started(tournament_name: str, round_number: int, url: str,
-                            recipients: list[tuple[str, str, int]]) -> None:
-    """After commit, email each (name, address, user id): their round has started."""
-    if not recipients:
-        return
-
-    def send() -> None:
-        try:
-            send_mass_mail(tuple(round_started_message(tournament_name, round_number, url,
-                                                       name, address, user_id)
-                                 for name, address, user_id in recipients),
-                           fail_silently=False)
-        except Exception:  # noqa: BLE001 - the banner tells them anyway
-            logger.exception("round-start email for %s failed", tournament_name)
-
-    transaction.on_commit(send)
+def send_round_started(tournament_name: str, round_number: int, url: str,
+                       recipients: list[tuple[str, str, int]]) -> None:
+    """Email each (name, address, user id): their round has started (the banner tells
+    them too, so a failure is only logged by the caller's after-commit hook)."""
+    if recipients:
+        send_mass_mail(tuple(round_started_message(tournament_name, round_number, url,
+                                                   name, address, user_id)
+                             for name, address, user_id in recipients),
+                       fail_silently=False)

@@ -1,4 +1,5 @@
-"""Live updates of tournaments over the existing channel layer, sent after commit.
+"""Live updates of tournaments: group names and messages (games/events.py sends them
+after commit).
 
 Groups:
 - ``tournament.<id>``: everyone with the tournament page open; ``tournament.changed``
@@ -11,39 +12,22 @@ Groups:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
-from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
-
+from games.events import Message
 from games.services.publish import user_pages_group
-
-logger = logging.getLogger(__name__)
 
 
 def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
-    try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
-    except Exception:  # noqa: BLE001 - pages refresh anyway; the change is stored
-        logger.exception("broadcast to %s failed", group)
+def changed(tournament_id: int) -> Message:
+    """Tell the tournament's open pages to refresh their live part."""
+    return tournament_group(tournament_id), {"type": "tournament.changed",
+                                             "tournament_id": tournament_id}
 
 
-def on_commit_changed(tournament_id: int) -> None:
-    """After commit, tell the tournament's open pages to refresh their live part."""
-    transaction.on_commit(lambda: _send(tournament_group(tournament_id),
-                                        {"type": "tournament.changed",
-                                         "tournament_id": tournament_id}))
-
-
-def on_commit_banner(user_ids: Iterable[int]) -> None:
-    """After commit, tell these people's open pages to fetch the banner again."""
-    ids = sorted(set(user_ids))
-    transaction.on_commit(lambda: [_send(user_pages_group(u), {"type": "tournament.banner"})
-                                   for u in ids])
+def banners(user_ids: Iterable[int]) -> list[Message]:
+    """Tell these people's open pages to fetch the round-start banner again."""
+    return [(user_pages_group(u), {"type": "tournament.banner"}) for u in sorted(set(user_ids))]

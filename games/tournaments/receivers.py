@@ -8,11 +8,12 @@ by ``match_finished_task`` (and by the beat tick if that message is lost).
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
-from django.db import transaction
 from django.dispatch import receiver
 
+from games.events import after_commit
 from games.signals import game_finished, series_finished
 from games.tournaments import tasks
 from games.tournaments.models import Match
@@ -41,11 +42,4 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
     to correct. Series outside tournaments are skipped by the task."""
     if not Match.objects.filter(series_id=series_id).exists():
         return
-
-    def enqueue() -> None:
-        try:
-            tasks.match_finished_task.delay(series_id)
-        except Exception:  # the beat tick scores it if the broker is down
-            logger.exception("could not enqueue match_finished_task(%s)", series_id)
-
-    transaction.on_commit(enqueue)
+    after_commit(partial(tasks.match_finished_task.delay, series_id))

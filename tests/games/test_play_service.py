@@ -288,31 +288,30 @@ def test_a_team_with_a_bot_is_not_recorded(cast):
     assert series.team_ns is None and series.team_ew is None
 
 
-def test_a_moves_broadcast_is_handed_on_before_its_other_hooks_ask_redis(
+def test_a_moves_broadcast_is_sent_before_its_next_tasks(
         cast, monkeypatch, django_capture_on_commit_callbacks):
-    """The move's hooks run on the thread that writes, in the order registered: the
-    broadcast comes first, then the turn's timeout and, at a game's end, the next game
-    (each asks Redis and the broker first; issue 15). The event carries the deadline
-    the move stored (read on commit, after the clock was armed)."""
-    from games.services import publish, schedule
+    """After commit the move's broadcast goes first, then the turn's timeout and, at a
+    game's end, the next game (registered in that order). The event carries the
+    deadline the move stored (read on commit, after the clock was armed)."""
+    from games import events
     from tests.games.helpers import clocked_game_after_one_move
 
     series, game = clocked_game_after_one_move(cast)
     users = users_by_position(series)
     order: list[str] = []
     sent: list[list] = []
-    real_enqueue = schedule._enqueue
+    real_send_task = events.send_task
 
-    def note_send(make):
+    def note_send(messages):
         order.append("broadcast")
-        sent.append(make())
+        sent.append(list(messages))
 
-    def note_enqueue(task, *args, **kwargs):
-        order.append(task.name.rsplit(".", 1)[-1])
-        real_enqueue(task, *args, **kwargs)
+    def note_send_task(name, *args, **kwargs):
+        order.append(name.rsplit(".", 1)[-1])
+        real_send_task(name, *args, **kwargs)
 
-    monkeypatch.setattr(publish, "_send_made", note_send)
-    monkeypatch.setattr(schedule, "_enqueue", note_enqueue)
+    monkeypatch.setattr(events, "send_events", note_send)
+    monkeypatch.setattr(events, "send_task", note_send_task)
     state = state_of(game)
     with django_capture_on_commit_callbacks(execute=True):
         play.submit_action(game.pk, users[state.turn], first_legal(state, state.turn)

@@ -14,6 +14,7 @@ from django.utils import translation
 
 from accounts.models import Profile
 from accounts.services import update_profile
+from games import events
 from games.services import publish
 from tests.games.helpers import current_game, first_legal, state_of
 from tests.games.ws import connect
@@ -140,4 +141,4 @@ def _notice(table_id: int) -> None:
     from django.db import transaction
 
     with transaction.atomic():
-        publish.on_commit_notice(table_id, "The series is paused.")
+        events.send_event_on_commit(*publish.notice(table_id, "The series is paused."))

@@ -5,12 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.services import publish
 from kozel_site.ws import SiteSocket
 
 
@@ -49,27 +46,3 @@ async def test_a_reply_to_a_socket_that_closed_under_it_is_dropped_not_a_crash()
                       {"type": "websocket.receive", "text": '{"hello": 1}'},
                       {"type": "websocket.disconnect", "code": 1006}], server_send)
     assert sent == ["websocket.accept", "websocket.send"] and disconnected == [1006]
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_a_sockets_database_calls_hand_their_work_to_its_event_loop():
-    """Code run by a site consumer's database call knows it serves a web process's
-    socket (its broadcasts and follow-ups are handed on); the same call made from a
-    test's own task, which is no socket, does not."""
-    seen: list[bool] = []
-
-    def ask() -> None:
-        seen.append(publish.on_a_web_process())
-
-    class Asking(SiteSocket, AsyncJsonWebsocketConsumer):
-        async def connect(self) -> None:
-            await database_sync_to_async(ask)()
-            await self.accept()
-
-    async def server_send(message: dict[str, Any]) -> None:
-        return None
-
-    await _run(Asking, [{"type": "websocket.connect"},
-                        {"type": "websocket.disconnect", "code": 1000}], server_send)
-    await database_sync_to_async(ask)()
-    assert seen == [True, False]

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from accounts.social import invites, notify, selectors, services
+from games import events
 from games.tournaments import publish as tournament_publish
 from kozel_site.asgi import application
 from tests.games.ws import ORIGIN, session_cookie
@@ -118,8 +119,7 @@ async def test_a_hidden_or_blocked_user_never_appears_online_over_the_socket_or_
 async def test_the_round_banner_shares_the_page_socket_and_strangers_are_refused(cast):
     alice = await page(cast.alice)
     await next_of(alice, "hello")
-    await db(tournament_publish._send)(tournament_publish.user_pages_group(cast.alice.pk),
-                                       {"type": "tournament.banner"})
+    await db(events.send_events)(tournament_publish.banners([cast.alice.pk]))
     assert await next_of(alice, "banner") == {"type": "banner"}
     await alice.send_to(text_data="[" * 3000)  # junk is ignored, the socket stays
     await alice.send_json_to({"type": "ping"})

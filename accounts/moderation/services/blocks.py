@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 
 from accounts.moderation import selectors
 from accounts.moderation.models import Block, TableChatMute
-from accounts.moderation.services.sanctions import send_to_user
 from games import selectors as game_selectors
+from games.events import send_event_on_commit
 from games.models import Table
+from games.policy import user_group
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 
@@ -23,7 +24,7 @@ def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:
 
 
 def _refresh_sockets(user_id: int) -> None:
-    transaction.on_commit(lambda: send_to_user(user_id, {"type": "user.chat_filter"}))
+    send_event_on_commit(user_group(user_id), {"type": "user.chat_filter"})
 
 
 def block(user: AbstractBaseUser | None, other: Any) -> Block:

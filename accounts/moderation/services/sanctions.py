@@ -16,12 +16,9 @@ Every action writes one moderation-log entry in the same transaction.
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -36,6 +33,7 @@ from accounts.moderation.models import REASON_MAX, ModerationLog, Report, Sancti
 from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from accounts.moderation.services.reports import resolve_locked
+from games.events import send_event_on_commit
 from games.models import ChatMessage, Seat, Table
 from games.policy import user_group
 from games.queue.services import leave_queue
@@ -165,8 +163,9 @@ def _start_effects_locked(sanction: Sanction) -> None:
         for table_id in standing:
             tables.leave_seat(table_id, user)
         text = suspension_text(sanction)
-        transaction.on_commit(lambda: send_to_user(user.pk, {"type": "user.closed",
-                                                             "text": text}))
+        # Every open table socket of theirs closes (a closed socket cannot reconnect
+        # past the middleware).
+        send_event_on_commit(user_group(user.pk), {"type": "user.closed", "text": text})
 
 
 def suspension_text(sanction: Sanction) -> str:
@@ -176,15 +175,6 @@ def suspension_text(sanction: Sanction) -> str:
                  if sanction.ends_at else _("for good"))
         return _("Your account is suspended %(until)s: %(reason)s") % {
             "until": until, "reason": sanction.reason}
-
-
-def send_to_user(user_id: int, message: dict[str, Any]) -> None:
-    """Tell every open table socket of a user (after commit; a failure only logs: the
-    sanction is stored, and a closed socket cannot reconnect past the middleware)."""
-    try:
-        async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
-    except Exception:  # noqa: BLE001
-        logging.getLogger(__name__).exception("could not reach the sockets of %s", user_id)
 
 
 # --- moderators' actions ----------------------------------------------------------------------

@@ -14,6 +14,7 @@ and voids their rated series in a chosen window, each in its own transaction.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -32,6 +33,7 @@ from accounts.moderation.services.sanctions import (
     _user,
     create_locked,
 )
+from games import events
 from games.models import Series, SeriesSeat, Termination
 from games.services import finish, locks, publish
 from games.services.errors import InvalidRequestError, NotFoundError
@@ -69,7 +71,7 @@ def void_locked(actor: Any, series_id: int, reason: str, subject: Any = None) ->
             series = live
     before = {"status": series.status, "termination": series.termination}
     finish.end_series_locked(table, series, Termination.VOIDED)
-    publish.on_commit_table_changed(table.pk)
+    events.send_events_on_commit(partial(publish.table_changed, table.pk))
     log.record(actor, ModerationLog.Action.VOID_SERIES, subject, reason,
                target=f"series:{series.pk}", before=before,
                after={"status": series.status, "termination": series.termination,

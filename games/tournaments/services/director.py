@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import signals
+from games.events import after_commit, send_event_on_commit, send_events_on_commit
 from games.models import Series, Table
 from games.services import tables as table_service
 from games.services.errors import (
@@ -130,7 +131,7 @@ def _end_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -
     round_ = _live_round(t)
     audit.record(t.club, user, "round.end", tournament=t, round=round_.number,
                  reason=_reason(data, required=False))
-    transaction.on_commit(lambda: rounds.round_time(round_.pk, force=True))
+    after_commit(partial(rounds.round_time, round_.pk, force=True))
     return _("Round %(round)s is being ended: running matches are decided now.") % {
         "round": round_.number}
 
@@ -219,8 +220,8 @@ def _announce_correction(match: Match, outcome: str) -> None:
     if match.series_id is None:
         return
     series_id, winner = match.series_id, outcome if outcome in ("A", "B") else ""
-    transaction.on_commit(partial(signals.series_corrected.send, sender=Series,
-                                  series_id=series_id, winner=winner))
+    after_commit(partial(signals.series_corrected.send, sender=Series, series_id=series_id,
+                         winner=winner))
 
 
 def _current_match(entry: Entry) -> Match | None:
@@ -261,7 +262,7 @@ def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     entry.save(update_fields=[field])
     audit.record(t.club, user, "entry.substitute", tournament=t, reason=reason,
                  entry=entry.name, old=old.get_username(), new=new.get_username())
-    publish.on_commit_banner([new.pk, old.pk])
+    send_events_on_commit(partial(publish.banners, [new.pk, old.pk]))
     return f"{new.get_username()} plays for {old.get_username()} from now on."
 
 
@@ -325,5 +326,5 @@ def perform(tournament_id: int, user: AbstractBaseUser | None, action: str,
         if t.status == Tournament.Status.FINISHED and action != "correct":
             raise TableStateError(_("The tournament is over; only results can be corrected."))
         message = run(t, user, data)
-        publish.on_commit_changed(t.pk)
+        send_event_on_commit(*publish.changed(t.pk))
         return message

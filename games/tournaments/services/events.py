@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -15,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.events import send_event_on_commit, send_events_on_commit
 from games.models import BotLevel
 from games.services.errors import (
     InvalidRequestError,
@@ -189,7 +191,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
                                          status=Entry.Status.PENDING,
                                          email_opt_in=bool(email_opt_in),
                                          first_round=first_round)
-            publish.on_commit_banner([mate.pk])
+            send_events_on_commit(partial(publish.banners, [mate.pk]))
         else:
             if str(partner or "").strip():
                 raise InvalidRequestError(_("Individual events take no partner: you get a new "
@@ -197,7 +199,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
             entry = Entry.objects.create(tournament=t, player1=user, name=_name(user)[:80],
                                          email_opt_in=bool(email_opt_in),
                                          first_round=first_round)
-        publish.on_commit_changed(t.pk)
+        send_event_on_commit(*publish.changed(t.pk))
     return entry
 
 
@@ -213,7 +215,7 @@ def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id:
             raise NotFoundError(_("There is no entry waiting for you to confirm."))
         if not accept:
             entry.delete()
-            publish.on_commit_changed(t.pk)
+            send_event_on_commit(*publish.changed(t.pk))
             return None
         if not late_join_open(t):
             raise TableStateError(_("Registration is closed."))
@@ -222,7 +224,7 @@ def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id:
         if t.status == Tournament.Status.RUNNING:
             entry.first_round = rounds_started(t) + 1
         entry.save(update_fields=["status", "first_round"])
-        publish.on_commit_changed(t.pk)
+        send_event_on_commit(*publish.changed(t.pk))
     return entry
 
 
@@ -245,7 +247,7 @@ def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> 
                                  name=f"Bot {label} #{number}" + (" pair" if t.is_pairs else ""),
                                  first_round=first_round)
     audit.record(t.club, actor, "entry.bot", tournament=t, entry=entry.name, level=level)
-    publish.on_commit_changed(t.pk)
+    send_event_on_commit(*publish.changed(t.pk))
     return entry
 
 

@@ -28,9 +28,9 @@ import logging
 import random
 from collections import Counter
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -39,6 +39,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.events import (
+    after_commit,
+    send_event_on_commit,
+    send_events_on_commit,
+    send_task_on_commit,
+)
 from games.models import Seat, Series, Table, Termination
 from games.services import finish, locks
 from games.services import series as series_service
@@ -177,7 +183,7 @@ def pair_round_locked(t: Tournament, number: int, actor: AbstractBaseUser | None
         MatchSide.objects.create(match=match, side="A", slot=0, entry_id=entry_id)
     audit.record(t.club, actor, "round.pair", tournament=t, round=number, tables=len(plans),
                  byes=len(byes))
-    publish.on_commit_changed(t.pk)
+    send_event_on_commit(*publish.changed(t.pk))
     return round_
 
 
@@ -286,12 +292,12 @@ def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | N
             _begin_locked(match)
     audit.record(t.club, actor, "round.start", tournament=t, round=round_.number)
     _after_match_change(t, round_)
-    publish.on_commit_banner(people)
-    transaction.on_commit(lambda: round_started.send(
-        sender=Round, tournament_id=t.pk, tournament_name=t.name, round_number=round_.number,
-        user_ids=list(people)))
+    send_events_on_commit(partial(publish.banners, people))
+    after_commit(partial(round_started.send, sender=Round, tournament_id=t.pk,
+                         tournament_name=t.name, round_number=round_.number,
+                         user_ids=list(people)))
     url = f"{getattr(settings, 'KOZEL_SITE_URL', '')}/tournament/{t.pk}/"
-    emails.on_commit_round_started(t.name, round_.number, url, mail)
+    after_commit(partial(emails.send_round_started, t.name, round_.number, url, mail))
     _schedule(round_)
     return round_
 
@@ -306,21 +312,10 @@ def table_target(t: Tournament) -> int:
 
 
 def _schedule(round_: Round) -> None:
-    """Queue the check-in deadline and the time limit (the beat tick is the backstop).
-    Sent by task name: the tasks call this module, so it does not import them."""
-
-    def enqueue() -> None:
-        try:
-            current_app.send_task(
-                CHECKIN_DEADLINE_TASK, (round_.pk,), ignore_result=True,
-                countdown=max(0.0, (round_.checkin_deadline - timezone.now()).total_seconds()))
-            current_app.send_task(
-                ROUND_TIME_TASK, (round_.pk,), ignore_result=True,
-                countdown=max(0.0, (round_.ends_at - timezone.now()).total_seconds()))
-        except Exception:  # noqa: BLE001 - the beat tick does it
-            logger.exception("could not schedule round %s", round_.pk)
-
-    transaction.on_commit(enqueue)
+    """After commit, queue the check-in deadline and the time limit (the beat tick is
+    the backstop). Sent by task name: the tasks call this module."""
+    send_task_on_commit(CHECKIN_DEADLINE_TASK, (round_.pk,), eta=round_.checkin_deadline)
+    send_task_on_commit(ROUND_TIME_TASK, (round_.pk,), eta=round_.ends_at)
 
 
 def _persons(match: Match) -> set[int]:
@@ -392,7 +387,7 @@ def check_in(match_id: object, user: AbstractBaseUser | None) -> int:
             if not _absent(match):
                 _begin_locked(match)
             _after_match_change(t, round_)
-            publish.on_commit_banner([user.pk])
+            send_events_on_commit(partial(publish.banners, [user.pk]))
         return match.table_id
 
 
@@ -404,7 +399,7 @@ def _after_match_change(t: Tournament, round_: Round) -> None:
         round_.save(update_fields=["status"])
     if statuses <= {Match.Status.FINISHED} and round_.status != Round.Status.FINISHED:
         finish_round_locked(t, round_)
-    publish.on_commit_changed(t.pk)
+    send_event_on_commit(*publish.changed(t.pk))
 
 
 def _forfeit_locked(match: Match, absent_positions: set[int]) -> None:
@@ -606,14 +601,9 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
 
 
 def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
-    def enqueue() -> None:
-        try:
-            current_app.send_task(START_ROUND_TASK, (tournament_id, number),
-                                  ignore_result=True, countdown=countdown)
-        except Exception:  # noqa: BLE001 - the beat tick does it
-            logger.exception("could not schedule round %s of %s", number, tournament_id)
-
-    transaction.on_commit(enqueue)
+    """After commit, start round ``number`` in ``countdown`` seconds (the tick is the
+    backstop)."""
+    send_task_on_commit(START_ROUND_TASK, (tournament_id, number), countdown=countdown)
 
 
 def start_next_round(tournament_id: int, number: int, actor: AbstractBaseUser | None = None,
@@ -711,7 +701,7 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
     audit.record(t.club, actor, "entry.withdraw", tournament=t, reason=reason,
                  entry=entry.name)
     repair_without(t, entry, actor)
-    publish.on_commit_changed(t.pk)
+    send_event_on_commit(*publish.changed(t.pk))
 
 
 def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) -> None:
