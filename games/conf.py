@@ -21,6 +21,9 @@ class GameSettings(PrefixedSettings):
         # Tests only: every clock runs this many seconds instead of the table's setting.
         "TURN_SECONDS_OVERRIDE": None,
         "CHAT_MAX_LENGTH": 300,
+        # How long a seated person may be away on their own turn before a bot takes
+        # their seat (services/clock.py, the sweep's absentee pass).
+        "DISCONNECT_GRACE_SECONDS": 60,
     }
 
     def turn_seconds(self, table_seconds: int | None) -> float | None:

@@ -20,10 +20,10 @@ from django.utils import translation
 
 from accounts import language
 from games import flood_cooldown, presence_beats, selectors, snapshot
+from games.errors import ServiceError, StaleVersionError
 from games.policy import policy, user_group
 from games.presence import Connection
 from games.services import chat, clock, play, presence, publish, votes
-from games.services.errors import ServiceError, StaleVersionError
 from kozel_site.ws import SiteSocket, db_call, db_read
 
 MAX_FRAME_BYTES = 4096

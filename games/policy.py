@@ -4,7 +4,7 @@ that games never imports it (lila: moderation depends on games, never the revers
 ``settings.KOZEL_POLICY`` names a subclass of :class:`TablePolicy` (the allauth adapter
 pattern, like ``ACCOUNT_ADAPTER``); the default allows everything. Each hook is called
 by one games service, inside that service's transaction where it has one, and refuses
-by raising a :class:`~games.services.errors.ServiceError`, so a refusal changes nothing.
+by raising a :class:`~games.errors.ServiceError`, so a refusal changes nothing.
 
 - ``check_chat(user, table, text) -> str``: before a chat line is stored
   (services/chat.post_message); returns the text to store or raises (a chat mute, the
@@ -56,7 +56,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.module_loading import import_string
 
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 
 
 def user_group(user_id: int) -> str:

@@ -9,8 +9,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext
 
-from games import engine
+from games import engine, presence
 from games.models import (
+    RANKED_PRESETS,
     ChatMessage,
     Game,
     Seat,
@@ -25,8 +26,6 @@ CHAT_BACKLOG = 50
 def lobby_tables() -> list[Table]:
     """Open and running public tables for the lobby, busiest first, each with its
     ``spectators`` count (presence, one Redis round trip for the whole list)."""
-    from games import presence
-
     tables = list(
         Table.objects.filter(visibility=Table.Visibility.PUBLIC,
                              status__in=[Table.Status.OPEN, Table.Status.PLAYING])
@@ -51,8 +50,6 @@ def online_now(also_online: Iterable[int] = (),
     have open. Online is a table open (presence here) or ``also_online`` (people with a
     page of the site open, accounts/social). ``shown`` is the caller's privacy filter:
     games knows no privacy, so whoever renders the figure says who may be counted."""
-    from games import presence
-
     try:
         at_tables = presence.online()
     except Exception:  # noqa: BLE001 - presence is advisory
@@ -179,8 +176,6 @@ def chat_dict(message: ChatMessage, ranked: bool | None = None) -> dict[str, Any
     """A chat line as it is sent. A ranked table's preset line ("Good luck") is marked
     ``preset``: it is stored in English and every screen shows it in its own language
     (:func:`shown_chat`). ``ranked`` saves a query when the caller knows the table."""
-    from games.services.chat import RANKED_PRESETS
-
     profile = getattr(message.user, "profile", None)
     if ranked is None:
         ranked = message.table.kind == Table.Kind.RANKED

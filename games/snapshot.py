@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext
 
-from games import engine
+from games import engine, presence
 from games.models import (
     BOT_NAMES,
     ChatMessage,
@@ -31,6 +31,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
+from games.policy import policy
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
@@ -52,8 +53,6 @@ CHAT_FETCH = 2 * CHAT_BACKLOG
 
 
 def _connections(table_id: int) -> list[Any]:
-    from games import presence
-
     try:
         return presence.live(table_id)
     except Exception:  # noqa: BLE001 - presence is advisory: a snapshot still renders
@@ -350,8 +349,6 @@ def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
 
 def table_snapshot(table: Table, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The snapshot frame for one reader, read from scratch (the table page)."""
-    from games.policy import policy
-
     facts = table_facts(table)
     show_spectators = shows_spectator_chat(user)
     with_spectators = sees_spectator_chat(position_in(facts, user), show_spectators)

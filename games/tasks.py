@@ -75,7 +75,7 @@ def next_game_task(series_id: int, finished_number: int) -> None:
 @id_task(schedule.TURN_TIMEOUT_TASK)
 def turn_timeout_task(game_id: int, expected_version: int) -> None:
     """The clock of ``expected_version`` ran out: the server plays (no-op if it moved on)."""
-    clock.play_timeout(game_id, expected_version)
+    play.play_timeout(game_id, expected_version)
 
 
 @id_task(schedule.DISCONNECT_CHECK_TASK)

@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors
+from games.errors import ServiceError
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import BotLevel, Game, Table
 from games.services import clock as clock_service
 from games.services import series as series_service
 from games.services import tables as table_service
-from games.services.errors import ServiceError
 from games.snapshot import table_snapshot
 
 
@@ -79,7 +79,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
             messages.error(request, exc.message)
             return redirect("games:table", table_id=live.series.table_id)
     try:
-        table = series_service.start_with_bots(request.user, level)
+        table = table_service.start_with_bots(request.user, level)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")

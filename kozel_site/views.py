@@ -11,6 +11,9 @@ from django.templatetags.static import static
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
+from accounts.social.selectors import online_now_for, watch_list_for
+from games.ratings.selectors import tables_worth_watching
+from games.selectors import lobby_tables
 from kozel_site import health
 
 
@@ -20,10 +23,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
     "Online now" is privacy-filtered for this viewer (accounts/social): nobody who hides
     their online status, nor anyone across a block, is counted or named there."""
-    from accounts.social.selectors import online_now_for, watch_list_for
-    from games.ratings.selectors import tables_worth_watching
-    from games.selectors import lobby_tables
-
     viewer = request.user
     return render(request, "home.html", {
         "tables": lobby_tables()[:8], "online": online_now_for(viewer),

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
 from accounts.moderation.services import reports as report_service
 from accounts.moderation.services import sanctions as sanction_service
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 
 
 class _NoWrites(admin.ModelAdmin):

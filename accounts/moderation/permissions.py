@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from accounts.moderation import selectors
-from games.services.errors import PermissionDeniedError
+from games.errors import PermissionDeniedError
 
 
 def require_moderator(actor: AbstractBaseUser | None,

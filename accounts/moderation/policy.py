@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 from accounts.moderation import chatfilter, selectors
 from accounts.moderation.services.reports import file_filter_report
+from games.errors import InvalidRequestError, PermissionDeniedError
 from games.policy import TablePolicy
-from games.services.errors import InvalidRequestError, PermissionDeniedError
 
 
 def until_text(sanction: Any) -> str:

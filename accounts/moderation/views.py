@@ -25,8 +25,8 @@ from accounts.moderation.services import reports as report_service
 from accounts.moderation.services import sanctions as sanction_service
 from accounts.moderation.services import voids as void_service
 from games import selectors as game_selectors
+from games.errors import ServiceError
 from games.models import Series
-from games.services.errors import ServiceError
 
 CATEGORY_CHOICES = [(c, Report.Category(c).label) for c in report_service.PLAYER_CATEGORIES]
 ACTIONS = [

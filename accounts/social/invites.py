@@ -31,17 +31,17 @@ from accounts.social.selectors import (
     unread_count,
 )
 from accounts.social.services import person_named, require_user
-from games.events import send_events_on_commit
-from games.models import Seat, Table
-from games.selectors import live_seat_of
-from games.services import tables as table_service
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     SeatTakenError,
     TableStateError,
 )
+from games.events import send_events_on_commit
+from games.models import Seat, Table
+from games.selectors import live_seat_of
+from games.services import tables as table_service
 
 SEATABLE = (Table.Status.OPEN, Table.Status.FINISHED)
 

@@ -31,8 +31,8 @@ from accounts.language import profile_language
 from accounts.moderation.models import Sanction
 from accounts.social.models import Notification, SocialSettings, TableInvite
 from accounts.social.selectors import settings_of, unread_count
+from games.errors import InvalidRequestError, PermissionDeniedError
 from games.events import Message, after_commit, send_events_on_commit
-from games.services.errors import InvalidRequestError, PermissionDeniedError
 from games.services.publish import user_pages_group
 
 logger = logging.getLogger(__name__)

@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from accounts.social import notify
 from accounts.social.models import Follow, Notification, SocialSettings
 from accounts.social.selectors import blocked_either_way, blocks_between, settings_of
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.events import send_events
 from games.models import Seat, Table
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 logger = logging.getLogger(__name__)
 USERNAME_MAX = 150

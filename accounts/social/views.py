@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.social import invites, notify, selectors, services
 from accounts.social.models import Notification
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 
 
 def _int(value: Any) -> int | None:

@@ -1,6 +1,6 @@
 """The games app's data: tables and seats (the lobby), series, games and their move log."""
 
-from games.models.chat import ChatMessage, ChatPreference
+from games.models.chat import RANKED_PRESETS, ChatMessage, ChatPreference
 from games.models.play import (
     Conduct,
     Game,
@@ -16,5 +16,6 @@ from games.models.tables import BOT_NAMES, BotLevel, Seat, Table
 
 __all__ = [
     "BOT_NAMES", "BotLevel", "ChatMessage", "ChatPreference", "Conduct", "Game", "GameResult",
-    "Move", "Seat", "Series", "SeriesSeat", "SeriesVote", "Table", "Team", "Termination",
+    "Move", "RANKED_PRESETS", "Seat", "Series", "SeriesSeat", "SeriesVote", "Table", "Team",
+    "Termination",
 ]

@@ -5,8 +5,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.models.tables import Table
+
+# Ranked tables have no free chat, only these presets (issue 7); a client sends the
+# code or the text itself (games/WEBSOCKET.md). They are stored in English; every
+# screen shows them in its own language.
+RANKED_PRESETS = {"gl": gettext_noop("Good luck"), "wp": gettext_noop("Well played"),
+                  "ty": gettext_noop("Thanks")}
 
 
 class ChatMessage(models.Model):

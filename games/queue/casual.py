@@ -27,6 +27,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    TableStateError,
+)
 from games.events import send_task_on_commit
 from games.models import Series, SeriesSeat, Table
 from games.policy import policy
@@ -39,13 +46,6 @@ from games.ratings.selectors import BOT_WATCH_VALUE, rating_view
 from games.selectors import live_seat_of
 from games.services import series as series_service
 from games.services import tables as table_service
-from games.services.errors import (
-    InvalidRequestError,
-    NotFoundError,
-    PermissionDeniedError,
-    ServiceError,
-    TableStateError,
-)
 
 logger = logging.getLogger(__name__)
 CASUAL = QueueEntry.Kind.CASUAL

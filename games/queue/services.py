@@ -23,6 +23,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    TableStateError,
+)
 from games.events import send_task_on_commit
 from games.models import Seat, Table
 from games.policy import policy
@@ -33,13 +40,6 @@ from games.ratings.conf import rating_settings
 from games.ratings.models import Rating
 from games.services import series as series_service
 from games.services import tables as table_service
-from games.services.errors import (
-    InvalidRequestError,
-    NotFoundError,
-    PermissionDeniedError,
-    ServiceError,
-    TableStateError,
-)
 
 logger = logging.getLogger(__name__)
 

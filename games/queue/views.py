@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from games.errors import ServiceError
 from games.queue import casual, selectors, services
 from games.queue.models import QueueEntry
-from games.services.errors import ServiceError
 
 
 def _verified(request: HttpRequest) -> bool:

@@ -9,22 +9,18 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import ngettext
 
 from games import events
 from games.conf import game_settings
-from games.models import ChatMessage, ChatPreference, Table
+from games.errors import InvalidRequestError, PermissionDeniedError, ServiceError
+from games.models import RANKED_PRESETS, ChatMessage, ChatPreference, Table
 from games.policy import policy, user_group
+from games.selectors import chat_dict, current_series, position_of
 from games.services import publish
-from games.services.errors import InvalidRequestError, PermissionDeniedError, ServiceError
 
 RATE_COUNT = 5
 RATE_WINDOW_SECONDS = 10
-# Ranked tables have no free chat, only these presets (issue 7); a client sends the
-# code or the text itself (games/WEBSOCKET.md).
-# They are stored and sent in English; every screen shows them in its own language.
-RANKED_PRESETS = {"gl": gettext_noop("Good luck"), "wp": gettext_noop("Well played"),
-                  "ty": gettext_noop("Thanks")}
 
 
 def ranked_preset(text: str) -> str:
@@ -48,9 +44,8 @@ def check_message(user: AbstractBaseUser | None, text: Any) -> str:
     """The checks of a chat line that need no database: a signed-in author and a text
     of 1 to ``CHAT_MAX_LENGTH`` characters once its runs of spaces are one. Returns
     that text, or raises PermissionDeniedError or InvalidRequestError. The live table
-    runs them on its event loop before a line reaches the writing threads: under
-    ``python -m tests.load fuzz`` malformed chat and vote frames were the hostile
-    frames that queued there, beside the live tables' moves (issue 15)."""
+    runs them on its event loop, so that malformed lines never queue for the writing
+    threads beside the live tables' moves."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to chat."))
     if not isinstance(text, str):
@@ -68,8 +63,6 @@ def check_message(user: AbstractBaseUser | None, text: Any) -> str:
 
 def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dict[str, Any]:
     """Store and relay a chat line; the text is stored raw and escaped by every renderer."""
-    from games.selectors import chat_dict
-
     clean = check_message(user, text)
     key = f"chat-rate:{user.pk}"
     cache.add(key, 0, RATE_WINDOW_SECONDS)
@@ -95,8 +88,6 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
 def channel_of(table: Table, user: AbstractBaseUser) -> str:
     """Which chat ``user``'s line belongs to: the players' while they hold a seat of the
     table (of its live series, or of the table between series), else the spectators'."""
-    from games.selectors import current_series, position_of
-
     seated = position_of(table, current_series(table), user) is not None
     return ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
 

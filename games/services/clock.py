@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import random
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -25,7 +24,13 @@ from django.utils.translation import gettext_noop
 from games import engine, events
 from games import presence as presence_store
 from games.conf import game_settings
-from games.models import Conduct, Game, Move, Series, SeriesSeat, Table, Termination
+from games.errors import (
+    InvalidRequestError,
+    NotYourSeatError,
+    PermissionDeniedError,
+    ServiceError,
+)
+from games.models import Conduct, Game, Series, SeriesSeat, Table, Termination
 from games.selectors import (
     away_position,
     person_positions,
@@ -34,19 +39,10 @@ from games.selectors import (
     series_position,
 )
 from games.services import finish, locks, publish, schedule
-from games.services.errors import (
-    InvalidRequestError,
-    NotYourSeatError,
-    PermissionDeniedError,
-    ServiceError,
-)
 from games.services.locks import Locked
 
 TIMEOUTS_BEFORE_ABANDON = 2
-DISCONNECT_GRACE_SECONDS = 60
 TAKEOVER_LEVEL = "casual"
-# A timeout task may fire a little early (clock skew between hosts); it re-arms itself.
-EARLY_TOLERANCE = timedelta(milliseconds=250)
 
 
 def arm_turn_clock_locked(game: Game, state: engine.GameState, table: Table) -> None:
@@ -69,58 +65,6 @@ def arm_turn_clock_locked(game: Game, state: engine.GameState, table: Table) -> 
     schedule.turn_timeout(game.pk, game.version, game.turn_deadline)
 
 
-def _casual_choice(state: engine.GameState, seat: int, rng: random.Random) -> engine.Action:
-    from games.services.play import choose_bot_action
-
-    choice = choose_bot_action(state, seat, TAKEOVER_LEVEL, rng)
-    if choice is None or choice.kind == "molodka" and state.turn != seat:
-        choice = engine.legal_actions(state, seat)[0]
-    return choice
-
-
-def play_timeout(game_id: int, expected_version: int) -> int | None:
-    """The clock ran out on ``expected_version``: play for the seat on turn.
-
-    Compare-and-set: a late or duplicated task (the version moved on, the deadline was
-    cleared) changes nothing and returns None; when the game moved on it makes sure
-    what the current version waits for is queued.
-    """
-    from games.services.play import apply_locked
-
-    with transaction.atomic():
-        locked = locks.lock_for_task(game_id, expected_version)
-        if locked is None:
-            return None
-        game, series = locked.game, locked.series
-        if game.turn_deadline is None or game.paused:
-            return None
-        remaining = (game.turn_deadline - timezone.now()).total_seconds()
-        if remaining > EARLY_TOLERANCE.total_seconds():
-            schedule.turn_timeout(game.pk, game.version, game.turn_deadline, force=True)
-            return None
-        state = engine.GameState.from_dict(game.state)
-        seat = state.turn
-        if seat is None or seat not in person_positions(series):
-            return None
-        occupant = roster_seat(series, seat)
-        user_id = occupant.user_id
-        action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
-        version = apply_locked(locked, state, seat, action, Move.Source.TIMEOUT)
-        if occupant.name:
-            events.send_event_on_commit(*publish.notice(series.table_id, gettext_noop(
-                "%(name)s's time ran out: the server played for them."), name=occupant.name))
-        else:
-            events.send_event_on_commit(*publish.notice(series.table_id, gettext_noop(
-                "A player's time ran out: the server played for them.")))
-        Conduct.objects.create(user_id=user_id, series=series, game=game, position=seat,
-                               kind=Conduct.Kind.TIMEOUT, reason=Conduct.Reason.CLOCK)
-        occupant.timeouts_in_row += 1
-        occupant.save(update_fields=["timeouts_in_row"])
-        if occupant.timeouts_in_row >= TIMEOUTS_BEFORE_ABANDON:
-            _take_over_locked(locked, seat, Conduct.Reason.TIMEOUTS)
-        return version
-
-
 def note_player_acted_locked(seat: SeriesSeat) -> None:
     """A person acted themselves: their run of timeouts is over. Caller holds the locks."""
     if seat.timeouts_in_row:
@@ -128,7 +72,7 @@ def note_player_acted_locked(seat: SeriesSeat) -> None:
         seat.save(update_fields=["timeouts_in_row"])
 
 
-def _take_over_locked(locked: Locked, position: int, reason: str) -> None:
+def take_over_locked(locked: Locked, position: int, reason: str) -> None:
     """A Casual bot keeps ``position`` warm while its person is away (casual: until they
     come back, services.clock.reclaim_seat; ranked: for the rest of the series, the
     leaver rule). Caller holds the locks."""
@@ -182,7 +126,7 @@ def hand_seats_to_bots(user_id: int, reason: str = Conduct.Reason.SUSPENDED) -> 
             position = next((s.position for s in roster(series) if s.user_id == user_id), None)
             if position is None or game is None:
                 continue
-            _take_over_locked(Locked(table, series, game), position, reason)
+            take_over_locked(Locked(table, series, game), position, reason)
             done.append(table_id)
     return done
 
@@ -196,7 +140,7 @@ def abandon_if_disconnected(game_id: int, expected_version: int,
     """
     now = now or timezone.now()
     with transaction.atomic():
-        locked = locks.lock_for_task(game_id, expected_version)
+        locked = schedule.lock_for_task(game_id, expected_version)
         if locked is None:
             return False
         game, series = locked.game, locked.series
@@ -209,9 +153,9 @@ def abandon_if_disconnected(game_id: int, expected_version: int,
         if since is None:
             return False
         started = game.turn_started_at.timestamp() if game.turn_started_at else since
-        if now.timestamp() - max(since, started) < DISCONNECT_GRACE_SECONDS:
+        if now.timestamp() - max(since, started) < game_settings.DISCONNECT_GRACE_SECONDS:
             return False
-        _take_over_locked(locked, position, Conduct.Reason.DISCONNECT)
+        take_over_locked(locked, position, Conduct.Reason.DISCONNECT)
         return True
 
 
@@ -310,7 +254,7 @@ def leave_series(table_id: int, user: AbstractBaseUser | None) -> None:
             events.send_events_on_commit(partial(publish.table_changed, table_id))
             return
         if game is not None and roster_seat(series, position).user_id:
-            _take_over_locked(Locked(table, series, game), position, Conduct.Reason.LEFT)
+            take_over_locked(Locked(table, series, game), position, Conduct.Reason.LEFT)
         seat = roster_seat(series, position)
         seat.gave_up = True
         seat.save(update_fields=["gave_up"])

@@ -19,8 +19,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.errors import InvalidRequestError, NotFoundError
 from games.models import Game, Series, Table
-from games.services.errors import InvalidRequestError, NotFoundError
 
 
 @dataclass
@@ -123,21 +123,27 @@ def lock_playing(table_id: Any) -> tuple[Table, Series, Game | None]:
     return table, series, game
 
 
-def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
+@dataclass
+class MovedOn:
+    """What a delayed task found instead of its version: the game's current rows (read
+    without a lock, or under the locks)."""
+
+    game: Game
+    series: Series
+
+
+def lock_for_task(game_id: int, expected_version: int) -> Locked | MovedOn | None:
     """The compare-and-set start of every delayed task (bot turn, timeout, absence).
 
-    Returns the locked rows when the game is still live at ``expected_version``. Returns
-    None, changing nothing, when the game is gone or has moved on; in the second case
-    it first queues whatever the current version waits for (schedule.ensure_due), so a
-    follow-up lost between a commit and its enqueue is restored at once.
+    Returns the locked rows when the game is still live at ``expected_version``;
+    :class:`MovedOn` when it has moved on (the caller queues what the current version
+    waits for: schedule.lock_for_task); None when it is gone.
 
     A task that moved on is told so by one read without a lock: at tables with a clock
     nearly every timeout comes due after the game moved on, and must not wait in line
     with the players' moves for the table's lock. A task that looks current is checked
     again under the locks.
     """
-    from games.services import schedule
-
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         return None
     current = (Game.objects.select_related("series").filter(pk=game_id)
@@ -146,15 +152,13 @@ def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
     if current is None:  # deleted (a test flush): nothing to do
         return None
     if _moved_on(current, expected_version):
-        schedule.ensure_due(current, current.series)
-        return None
+        return MovedOn(current, current.series)
     try:
         locked = _lock_in_order(current.series.table_id, current.series_id, game_id)
     except NotFoundError:  # deleted meanwhile
         return None
     if _moved_on(locked.game, expected_version):
-        schedule.ensure_due_locked(locked)
-        return None
+        return MovedOn(locked.game, locked.series)
     return locked
 
 

@@ -10,17 +10,18 @@ stale action raises a typed error and changes nothing.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import engine, events
-from games.models import Game, Move, Series
-from games.selectors import bot_seats, roster_seat, series_position
-from games.services import clock, finish, locks, publish, refusals, schedule
-from games.services.errors import (
+from games.bots.registry import get_policy
+from games.errors import (
     GameOverError,
     IllegalActionError,
     InvalidRequestError,
@@ -29,6 +30,9 @@ from games.services.errors import (
     NotYourSeatError,
     StaleVersionError,
 )
+from games.models import Conduct, Game, Move, Series
+from games.selectors import bot_seats, person_positions, roster_seat, series_position
+from games.services import clock, finish, locks, publish, refusals, schedule
 
 MAX_ACTION_CARDS = 4
 
@@ -191,8 +195,6 @@ def choose_bot_action(state: engine.GameState, seat: int, level: str,
     Raises ``UnknownBotLevelError`` (a ``KeyError``) for a level no bot plays:
     stored levels are always ``BotLevel`` values, so anything else is a bug to
     surface, not a game to hand to a random player."""
-    from games.bots.registry import get_policy
-
     policy = get_policy(level)
     return policy(engine.observe(state, seat, score), rng)
 
@@ -210,11 +212,11 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
 
     Compare-and-set: a task that arrives late (the version moved on) or twice changes
     nothing and returns None; when it finds the game moved on it makes sure whatever
-    the current version waits for is queued (schedule.ensure_due_locked).
+    the current version waits for is queued (schedule.lock_for_task).
     """
     version = _version(expected_version)
     with transaction.atomic():
-        locked = locks.lock_for_task(game_id, version)
+        locked = schedule.lock_for_task(game_id, version)
         if locked is None:
             return None
         game, series = locked.game, locked.series
@@ -239,3 +241,57 @@ def play_bot_turn(game_id: Any, expected_version: Any) -> int | None:
                 choice = engine.legal_actions(state, state.turn)[0]
             return apply_locked(locked, state, state.turn, choice, Move.Source.BOT)
         return None
+
+
+# A timeout task may fire a little early (clock skew between hosts): within this it
+# plays, earlier it re-arms itself.
+EARLY_TOLERANCE = timedelta(milliseconds=250)
+
+
+def _casual_choice(state: engine.GameState, seat: int, rng: random.Random) -> engine.Action:
+    choice = choose_bot_action(state, seat, clock.TAKEOVER_LEVEL, rng)
+    if choice is None or choice.kind == "molodka" and state.turn != seat:
+        choice = engine.legal_actions(state, seat)[0]
+    return choice
+
+
+def play_timeout(game_id: int, expected_version: int) -> int | None:
+    """The clock ran out on ``expected_version``: the server plays for the seat on turn
+    (services/clock.py arms the clock and hands a seat to a bot after repeated timeouts).
+
+    Compare-and-set: a late or duplicated task (the version moved on, the deadline was
+    cleared) changes nothing and returns None; when the game moved on it makes sure
+    what the current version waits for is queued.
+    """
+    with transaction.atomic():
+        locked = schedule.lock_for_task(game_id, expected_version)
+        if locked is None:
+            return None
+        game, series = locked.game, locked.series
+        if game.turn_deadline is None or game.paused:
+            return None
+        remaining = (game.turn_deadline - timezone.now()).total_seconds()
+        if remaining > EARLY_TOLERANCE.total_seconds():
+            schedule.turn_timeout(game.pk, game.version, game.turn_deadline, force=True)
+            return None
+        state = engine.GameState.from_dict(game.state)
+        seat = state.turn
+        if seat is None or seat not in person_positions(series):
+            return None
+        occupant = roster_seat(series, seat)
+        user_id = occupant.user_id
+        action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
+        version = apply_locked(locked, state, seat, action, Move.Source.TIMEOUT)
+        if occupant.name:
+            events.send_event_on_commit(*publish.notice(series.table_id, gettext_noop(
+                "%(name)s's time ran out: the server played for them."), name=occupant.name))
+        else:
+            events.send_event_on_commit(*publish.notice(series.table_id, gettext_noop(
+                "A player's time ran out: the server played for them.")))
+        Conduct.objects.create(user_id=user_id, series=series, game=game, position=seat,
+                               kind=Conduct.Kind.TIMEOUT, reason=Conduct.Reason.CLOCK)
+        occupant.timeouts_in_row += 1
+        occupant.save(update_fields=["timeouts_in_row"])
+        if occupant.timeouts_in_row >= clock.TIMEOUTS_BEFORE_ABANDON:
+            clock.take_over_locked(locked, seat, Conduct.Reason.TIMEOUTS)
+        return version

@@ -21,6 +21,7 @@ from django.db.models import Q
 
 from games import events
 from games import presence as store
+from games.conf import game_settings
 from games.models import Game, Seat, Series, SeriesSeat
 from games.services import publish, schedule
 
@@ -102,9 +103,8 @@ def _person_left(table_id: int, user_id: int) -> None:
     on_turn = SeriesSeat.objects.filter(series_id=game["series_id"], position=game["turn_seat"],
                                         user_id=user_id).exists()
     if on_turn:
-        from games.services.clock import DISCONNECT_GRACE_SECONDS
-
-        schedule.disconnect_check(game["pk"], game["version"], DISCONNECT_GRACE_SECONDS)
+        schedule.disconnect_check(game["pk"], game["version"],
+                                  game_settings.DISCONNECT_GRACE_SECONDS)
 
 
 def reap(now: float | None = None) -> int:

@@ -13,13 +13,14 @@ died between a commit and its enqueue leaves nothing for the beat sweep to find.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games import events
 from games.conf import game_settings
-
-if TYPE_CHECKING:
-    from games.services.locks import Locked
+from games.models import Game, Series
+from games.selectors import bot_seats
+from games.services import locks
+from games.services.locks import Locked
 
 BOT_TURN_TASK = "games.bot_turn"
 NEXT_GAME_TASK = "games.next_game"
@@ -64,9 +65,16 @@ def disconnect_check(game_id: int, version: int, seconds: float) -> None:
     events.send_task_on_commit(DISCONNECT_CHECK_TASK, (game_id, version), countdown=seconds)
 
 
-def ensure_due_locked(locked: Locked) -> None:
-    """Queue whatever the current version of the game waits for. Caller holds the locks."""
-    ensure_due(locked.game, locked.series)
+def lock_for_task(game_id: int, expected_version: int) -> Locked | None:
+    """The start of every delayed task: the locked rows when the game is still live at
+    ``expected_version`` (locks.lock_for_task), else None; when the game moved on, what
+    its current version waits for is queued first, so a follow-up lost between a
+    commit and its enqueue is restored at once."""
+    found = locks.lock_for_task(game_id, expected_version)
+    if isinstance(found, locks.MovedOn):
+        ensure_due(found.game, found.series)
+        return None
+    return found
 
 
 def ensure_due(game: Any, series: Any) -> None:
@@ -78,9 +86,6 @@ def ensure_due(game: Any, series: Any) -> None:
     claimed once per version, and the task it queues checks its version under the
     locks, so a row that moved on meanwhile queues nothing wrong.
     """
-    from games.models import Game, Series
-    from games.selectors import bot_seats
-
     if series.status != Series.Status.PLAYING:
         return
     if game.status != Game.Status.PLAYING:

@@ -16,11 +16,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import engine, events
+from games.errors import NotFoundError, PermissionDeniedError, TableStateError
 from games.models import Game, Seat, Series, SeriesSeat, Table, Team
 from games.selectors import bot_seats
 from games.services import clock, locks, publish, schedule
-from games.services.errors import NotFoundError, PermissionDeniedError, TableStateError
-from games.services.tables import lock_table
+from games.services.locks import lock_table
 
 
 def _secret_seed() -> int:
@@ -58,20 +58,6 @@ def create_roster(series: Series, seats: list[Seat]) -> None:
         SeriesSeat(series=series, position=s.position, user_id=s.user_id,
                    bot_level=s.bot_level, name=s.occupant_label[:80])
         for s in seats)
-
-
-def start_with_bots(user: AbstractBaseUser, level: str = "casual") -> Table:
-    """One click to play: a private table, the player at seat 0, bots at 1–3, started."""
-    from games.services import tables
-
-    with transaction.atomic():
-        table = tables.create_table(user, tables.TableSettings(
-            name=f"{user.get_username()} vs bots", visibility=Table.Visibility.PRIVATE))
-        tables.take_seat(table.pk, user, 0)
-        for position in (1, 2, 3):
-            tables.add_bot(table.pk, user, position, level)
-        start_series(table.pk, user)
-    return table
 
 
 def start_series(table_id: int, user: AbstractBaseUser) -> Series:

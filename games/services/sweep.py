@@ -12,11 +12,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 
-from games import events, policy
+from games import engine, events, policy
 from games import presence as presence_store
 from games.conf import game_settings
 from games.models import Game, Seat, Series, Table, Termination
@@ -48,9 +49,9 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
             "closed_tables": 0, "presence_reaped": presence.reap(now.timestamp()),
             "reannounced": reannounce_idle_games(now)}
     for game_id, version in (Game.objects.filter(status=Game.Status.PLAYING, paused=False,
-                                                 turn_deadline__lt=now - clock.EARLY_TOLERANCE)
+                                                 turn_deadline__lt=now - play.EARLY_TOLERANCE)
                              .values_list("id", "version")[:BATCH]):
-        done["timeouts"] += clock.play_timeout(game_id, version) is not None
+        done["timeouts"] += play.play_timeout(game_id, version) is not None
     # Only games that can be waiting on a bot or on an absent person are looked at, so
     # that idle tables of people thinking never crowd a stalled one out of the batch.
     idle = Game.objects.filter(status=Game.Status.PLAYING, paused=False,
@@ -79,10 +80,6 @@ def reannounce_idle_games(now: datetime | None = None) -> int:
     """Publish once more the current version of games idle for REANNOUNCE_AFTER (at most
     once per version: a Redis marker). Reads only; a version that moves on meanwhile is
     published by its own move, and clients ignore the older one."""
-    from django.core.cache import cache
-
-    from games import engine
-
     now = now or timezone.now()
     idle = (Game.objects.filter(status=Game.Status.PLAYING, paused=False,
                                 updated_at__lt=now - REANNOUNCE_AFTER,
@@ -107,7 +104,7 @@ def _abandon_absentees(idle: QuerySet[Game], now: datetime) -> int:
     The candidates come from SQL (a person of the roster on turn for longer than the
     grace); presence (Redis) then says who of them is really away.
     """
-    away_since = now - timedelta(seconds=clock.DISCONNECT_GRACE_SECONDS)
+    away_since = now - timedelta(seconds=game_settings.DISCONNECT_GRACE_SECONDS)
     candidates = (idle.filter(turn_started_at__lt=away_since,
                               series__roster__position=F("turn_seat"),
                               series__roster__user__isnull=False)

@@ -17,15 +17,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events
-from games.models import BotLevel, Seat, Table
-from games.policy import policy
-from games.services import publish
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     PermissionDeniedError,
     SeatTakenError,
     TableStateError,
 )
+from games.models import BotLevel, Seat, Table
+from games.policy import policy
+from games.services import publish
+from games.services import series as series_service
 from games.services.locks import lock_table
 
 NAME_MAX_LENGTH = 60
@@ -253,7 +254,16 @@ def _after_seat_change(table: Table) -> None:
     _touch(table)
     full = all(not s.is_empty for s in Seat.objects.filter(table=table))
     if full and table.start_when_full:
-        from games.services import series as series_service
-
         series_service.start_series_locked(table)
 
+
+def start_with_bots(user: AbstractBaseUser, level: str = "casual") -> Table:
+    """One click to play: a private table, the player at seat 0, bots at 1–3, started."""
+    with transaction.atomic():
+        table = create_table(user, TableSettings(
+            name=f"{user.get_username()} vs bots", visibility=Table.Visibility.PRIVATE))
+        take_seat(table.pk, user, 0)
+        for position in (1, 2, 3):
+            add_bot(table.pk, user, position, level)
+        series_service.start_series(table.pk, user)
+    return table

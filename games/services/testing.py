@@ -12,10 +12,10 @@ from django.db import transaction
 
 from games import engine, events
 from games.conf import game_settings
+from games.errors import InvalidRequestError, PermissionDeniedError
 from games.models import Game
 from games.selectors import bot_seats
 from games.services import clock, locks, publish, schedule
-from games.services.errors import InvalidRequestError, PermissionDeniedError
 
 
 def setup_position(table_id: int, position: dict[str, Any]) -> Game:

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import engine, events
+from games.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
 from games.models import Game, Series, SeriesVote, Table, Termination
 from games.selectors import roster
 from games.services import clock, finish, locks, publish, schedule
-from games.services.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
 
 VOTES_NEEDED = 3
 

@@ -11,7 +11,7 @@ import logging
 
 from celery import shared_task
 
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 from games.tasks import id_task
 from games.tournaments.services import rounds
 

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 from games.tournaments import forms, permissions, selectors
 from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
 from games.tournaments.services import clubs as club_service

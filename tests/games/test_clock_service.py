@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from games import engine
+from games.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
 from games.models import Conduct, Game, Move, Series
 from games.services import clock, locks, play, presence, tables
 from games.services import series as series_service
-from games.services.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
 from tests.games.helpers import (
     current_game,
     first_legal,
@@ -51,7 +51,7 @@ def test_timeout_plays_for_the_player_and_records_a_strike(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
     expire(game)
-    assert clock.play_timeout(game.pk, 0) == 1
+    assert play.play_timeout(game.pk, 0) == 1
     move = Move.objects.get(game=game)
     assert (move.seat, move.source) == (seat, "timeout")
     strike = Conduct.objects.get()
@@ -61,14 +61,14 @@ def test_timeout_plays_for_the_player_and_records_a_strike(clocked):
 def test_late_or_duplicate_timeout_changes_nothing(clocked):
     table, series, game = clocked
     expire(game)
-    assert clock.play_timeout(game.pk, 0) == 1
-    assert clock.play_timeout(game.pk, 0) is None  # duplicate: the version moved on
+    assert play.play_timeout(game.pk, 0) == 1
+    assert play.play_timeout(game.pk, 0) is None  # duplicate: the version moved on
     assert Move.objects.filter(game=game).count() == 1
 
 
 def test_early_timeout_does_nothing(clocked):
     table, series, game = clocked
-    assert clock.play_timeout(game.pk, 0) is None
+    assert play.play_timeout(game.pk, 0) is None
     assert Move.objects.filter(game=game).count() == 0
 
 
@@ -76,7 +76,7 @@ def test_acting_in_time_clears_the_run_of_timeouts(clocked):
     table, series, game = clocked
     users = users_by_position(series)
     expire(game)
-    clock.play_timeout(game.pk, 0)
+    play.play_timeout(game.pk, 0)
     state = state_of(game)
     seat = state.turn
     play.submit_action(game.pk, users[seat], first_legal(state, seat).to_dict(), 1)
@@ -95,7 +95,7 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_a_casual_bot(clocked):
         state = state_of(game)
         if state.turn == victim:
             expire(game)
-            clock.play_timeout(game.pk, game.version)
+            play.play_timeout(game.pk, game.version)
             timeouts += 1
         else:
             play.submit_action(game.pk, users[state.turn],
@@ -117,7 +117,7 @@ def test_player_reclaims_a_seat_at_a_casual_table(clocked):
     from django.db import transaction
 
     with transaction.atomic():
-        clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
+        clock.take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
     assert clock.reclaim_seat(table.pk, user) == victim
     entry = roster_entry(series, victim)
     assert entry.user_id == user.pk and entry.bot_level == "" and entry.away_user_id is None
@@ -175,7 +175,7 @@ def test_r11_molodka_has_no_clock(clocked):
 
 
 def test_tasks_for_a_deleted_game_do_nothing(db):
-    assert clock.play_timeout(987654, 0) is None
+    assert play.play_timeout(987654, 0) is None
     assert clock.abandon_if_disconnected(987654, 0) is False
 
 
@@ -187,7 +187,7 @@ def test_a_seat_left_at_a_ranked_table_is_not_reclaimed(clocked):
     victim = state_of(game).turn
     user = users_by_position(series)[victim]
     with transaction.atomic():
-        clock._take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
+        clock.take_over_locked(locks.lock_game(game.pk), victim, Conduct.Reason.DISCONNECT)
     Series.objects.filter(pk=series.pk).update(ranked=True)
     with pytest.raises(PermissionDeniedError, match="ranked"):
         clock.reclaim_seat(table.pk, user)

@@ -36,7 +36,7 @@ def bot_table(owner, levels=("random", "random", "random", "random")) -> Table:
 
 def take_over(game: Game, position: int, reason: str = Conduct.Reason.DISCONNECT) -> None:
     with transaction.atomic():
-        clock._take_over_locked(locks.lock_game(game.pk), position, reason)
+        clock.take_over_locked(locks.lock_game(game.pk), position, reason)
 
 
 def queued_tasks() -> list[tuple[str, str]]:
@@ -120,7 +120,7 @@ def test_a_stale_timeout_rearms_the_current_clock(cast, empty_queue,
     _series, game = clocked_game_after_one_move(cast)
     assert queued_tasks() == []  # the new turn's timeout task was lost
     with django_capture_on_commit_callbacks(execute=True):
-        assert clock.play_timeout(game.pk, 0) is None
+        assert play.play_timeout(game.pk, 0) is None
     assert ("games.turn_timeout", f"({game.pk}, 1)") in queued_tasks()
 
 
@@ -210,7 +210,7 @@ BANNER = "Your game is on"
 
 @pytest.mark.parametrize("path", ["/", "/tables/", "/leaderboard/", "/rules/", "/@/alice"])
 def test_every_page_says_your_game_is_on(client, cast, path):
-    table = series_service.start_with_bots(cast.alice)
+    table = tables.start_with_bots(cast.alice)
     client.force_login(cast.alice)
     page = client.get(path).content.decode()
     assert BANNER in page and f"/table/{table.pk}/" in page
@@ -219,7 +219,7 @@ def test_every_page_says_your_game_is_on(client, cast, path):
 
 
 def test_the_table_itself_does_not_send_you_to_itself(client, cast):
-    table = series_service.start_with_bots(cast.alice)
+    table = tables.start_with_bots(cast.alice)
     client.force_login(cast.alice)
     assert BANNER not in client.get(f"/table/{table.pk}/").content.decode()
 
@@ -236,7 +236,7 @@ def test_a_substitute_keeps_the_banner_until_the_series_ends(client, cast, full_
 
 
 def test_play_now_while_playing_asks_before_opening_another_table(client, cast):
-    first = series_service.start_with_bots(cast.alice)
+    first = tables.start_with_bots(cast.alice)
     client.force_login(cast.alice)
     response = client.post("/play/bots/", {"level": "casual"})
     assert response.status_code == 409

@@ -104,7 +104,7 @@ async def test_opening_a_casual_table_gives_your_seat_back(cast):
         from django.db import transaction
 
         with transaction.atomic():
-            clock._take_over_locked(locks.lock_game(current_game(series).pk), 1,
+            clock.take_over_locked(locks.lock_game(current_game(series).pk), 1,
                                     Conduct.Reason.DISCONNECT)
 
     await bob_leaves()

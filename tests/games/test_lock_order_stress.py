@@ -42,12 +42,12 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, events
 from games import presence as presence_store
+from games.errors import ServiceError
 from games.models import Conduct, Game, Move, Seat, Series, SeriesSeat, Table
-from games.services import clock, play, presence, publish, sweep, tables, votes
+from games.services import clock, play, presence, sweep, tables, votes
 from games.services import series as series_service
-from games.services.errors import ServiceError
 from tests.games.conftest import make_user
 from tests.games.helpers import assert_games_verified
 
@@ -248,7 +248,7 @@ def time_out(game_id: int, version: int) -> int | None:
     Game.objects.filter(pk=game_id, version=version, paused=False,
                         turn_deadline__isnull=False).update(
         turn_deadline=timezone.now() - timedelta(seconds=1))
-    return clock.play_timeout(game_id, version)
+    return play.play_timeout(game_id, version)
 
 
 def take_over(world: World, table_id: int, user: Any, game_id: int, version: int) -> bool:
@@ -443,8 +443,8 @@ def test_lock_order_holds_under_contention(postgresql: None,
     # Broadcasts go out after commit, holding no lock; sending them to Redis would only
     # slow the threads down (fewer collisions per second). They are counted instead.
     broadcasts = Counter[str]()
-    monkeypatch.setattr(publish, "_send", lambda group, message: broadcasts.update(
-        [message["type"]]))
+    monkeypatch.setattr(events, "send_events", lambda messages: broadcasts.update(
+        message["type"] for _, message in messages))
     users: dict[int, Any] = {}
     owners: dict[int, Any] = {}
     table_ids: list[int] = []

@@ -13,16 +13,16 @@ from django.db import OperationalError, connection, connections, transaction
 from django.forms.models import model_to_dict
 
 from games import engine, signals
-from games.models import Game, Move, Series, Table
-from games.services import play
-from games.services import series as series_service
-from games.services.errors import (
+from games.errors import (
     GameOverError,
     IllegalActionError,
     NotFoundError,
     NotYourSeatError,
     StaleVersionError,
 )
+from games.models import Game, Move, Series, Table
+from games.services import play
+from games.services import series as series_service
 from games.snapshot import read_table_facts
 from tests.games.helpers import (
     current_game,

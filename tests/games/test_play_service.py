@@ -9,10 +9,7 @@ import pytest
 from django.db import close_old_connections
 
 from games import engine
-from games.models import Game, Move, Series, Table
-from games.services import play
-from games.services import series as series_service
-from games.services.errors import (
+from games.errors import (
     GameOverError,
     IllegalActionError,
     InvalidRequestError,
@@ -20,6 +17,9 @@ from games.services.errors import (
     NotYourSeatError,
     StaleVersionError,
 )
+from games.models import Game, Move, Series, Table
+from games.services import play
+from games.services import series as series_service
 from tests.games.helpers import (
     current_game,
     first_legal,

@@ -9,7 +9,7 @@ import threading
 
 from django.db import connection, connections
 
-from games.services import clock
+from games.services import play
 from tests.games.helpers import clocked_game_after_one_move, current_game
 from tests.waiting import wait_for
 
@@ -26,7 +26,7 @@ def test_a_stale_timeout_is_dropped_while_a_move_holds_the_table(postgresql, cas
 
         def timeout_task_of_version_0() -> None:
             try:
-                outcome["result"] = clock.play_timeout(game.pk, 0)
+                outcome["result"] = play.play_timeout(game.pk, 0)
             finally:
                 connection.close()
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Seat, Table
-from games.services import tables
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     PermissionDeniedError,
     SeatTakenError,
 )
+from games.models import Seat, Table
+from games.services import tables
 from games.services.tables import TableSettings
 from tests.games.conftest import make_user
 
@@ -123,8 +123,8 @@ def test_anonymous_user_is_refused(table):
 
 
 def test_seats_change_again_after_a_series_and_the_table_reopens(cast, full_table):
+    from games.errors import TableStateError
     from games.services import series as series_service
-    from games.services.errors import TableStateError
 
     series_service.start_series(full_table.pk, cast.alice)
     with pytest.raises(TableStateError, match="started"):
@@ -138,7 +138,7 @@ def test_seats_change_again_after_a_series_and_the_table_reopens(cast, full_tabl
 
 
 def test_a_closed_table_refuses_seats(cast, table):
-    from games.services.errors import TableStateError
+    from games.errors import TableStateError
 
     Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
     with pytest.raises(TableStateError, match="closed"):

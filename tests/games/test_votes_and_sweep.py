@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.errors import GameOverError, InvalidRequestError, NotYourSeatError
 from games.models import Game, Series, Table
 from games.services import play, sweep, votes
 from games.services import series as series_service
-from games.services.errors import GameOverError, InvalidRequestError, NotYourSeatError
 from tests.games.helpers import current_game, first_legal, start_with_bots, state_of
 
 

@@ -101,9 +101,9 @@ def restart_finished_series(specs: list[TableSpec]) -> int:
     """The owner of a table whose series ended starts the next one (as a person would)."""
     from django.contrib.auth import get_user_model
 
+    from games.errors import ServiceError
     from games.models import Table
     from games.services import series as series_service
-    from games.services.errors import ServiceError
 
     by_id = {s.table_id: s for s in specs}
     started = 0

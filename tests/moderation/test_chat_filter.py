@@ -11,9 +11,9 @@ from django.test import override_settings
 
 from accounts.moderation import chatfilter
 from accounts.moderation.models import Report
+from games.errors import InvalidRequestError
 from games.models import ChatMessage
 from games.services import chat
-from games.services.errors import InvalidRequestError
 
 pytestmark = pytest.mark.django_db
 

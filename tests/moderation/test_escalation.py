@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from accounts.moderation.models import ModerationLog, Sanction
 from accounts.moderation.services import escalation
+from games.errors import PermissionDeniedError
 from games.models import Conduct
 from games.queue import services as queue
-from games.services.errors import PermissionDeniedError
 from tests.ratings.factories import finished_series, make_users
 
 pytestmark = pytest.mark.django_db

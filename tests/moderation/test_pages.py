@@ -78,9 +78,9 @@ def test_blocks_page(client, cast):
 
 def test_blocks_keep_people_from_partnering_and_private_tables(cast):
     from accounts.moderation.services import blocks
+    from games.errors import PermissionDeniedError
     from games.queue import services as queue
     from games.services import tables
-    from games.services.errors import PermissionDeniedError
 
     blocks.block(cast.alice, cast.bob)
     with pytest.raises(PermissionDeniedError):

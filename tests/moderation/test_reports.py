@@ -8,8 +8,8 @@ from django.test import override_settings
 from accounts.moderation.models import Report
 from accounts.moderation.services import reports, sanctions
 from accounts.moderation.services.reports import ReportLimitError
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.models import ChatMessage, Conduct
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from django.utils import timezone
 from accounts.moderation import selectors
 from accounts.moderation.models import ModerationLog, Report, Sanction
 from accounts.moderation.services import reports, sanctions
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.models import ChatMessage, Conduct, SeriesSeat
 from games.queue import services as queue
 from games.queue.models import QueueEntry
 from games.services import chat, tables
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from accounts.moderation.models import ModerationLog
 from accounts.moderation.services import voids
+from games.errors import InvalidRequestError, PermissionDeniedError
 from games.models import Game, Series, Termination
 from games.ratings import maths, receivers, services, tasks
 from games.ratings.conf import rating_settings
 from games.ratings.models import RatedSeries, Rating, RatingChange, SeriesRecord
 from games.ratings.selectors import eligible
-from games.services.errors import InvalidRequestError, PermissionDeniedError
 from tests.ratings.factories import finished_series, make_users
 
 pytestmark = pytest.mark.django_db

@@ -9,17 +9,17 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games.models import Seat, Series, Table
-from games.queue import casual, services
-from games.queue.models import PairInvite, QueueEntry
-from games.ratings.models import Rating
-from games.services import series as series_service
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     TableStateError,
 )
+from games.models import Seat, Series, Table
+from games.queue import casual, services
+from games.queue.models import PairInvite, QueueEntry
+from games.ratings.models import Rating
+from games.services import tables
 from tests.ratings.factories import make_user, make_users
 
 BOTS = casual.Preferences(allow_bots=True, bot_wait_seconds=30)
@@ -108,7 +108,7 @@ def test_leaving_works_and_the_matcher_then_skips_you(eight):
 
 def test_someone_playing_a_live_series_is_told_to_return_to_their_game(eight):
     alice = eight[0]
-    series_service.start_with_bots(alice)
+    tables.start_with_bots(alice)
     with pytest.raises(TableStateError, match="return to your game"):
         casual.join_casual(alice)
     assert not QueueEntry.objects.filter(user=alice).exists()
@@ -117,7 +117,7 @@ def test_someone_playing_a_live_series_is_told_to_return_to_their_game(eight):
 def test_a_queued_person_who_starts_a_game_elsewhere_is_dropped(eight):
     for user in eight[:4]:
         casual.join_casual(user)
-    series_service.start_with_bots(eight[0])
+    tables.start_with_bots(eight[0])
     assert casual.match_casual_queue() == []
     assert not QueueEntry.objects.filter(user=eight[0]).exists()
 

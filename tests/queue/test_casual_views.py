@@ -6,7 +6,7 @@ import pytest
 
 from games.queue import casual
 from games.queue.models import PairInvite, QueueEntry
-from games.services import series as series_service
+from games.services import tables
 from tests.ratings.factories import make_user, make_users
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_bad_input_is_refused_with_a_message(client):
 
 def test_a_player_with_a_live_game_is_told_to_return_to_it(client):
     alice = make_user("alice")
-    series_service.start_with_bots(alice)
+    tables.start_with_bots(alice)
     client.force_login(alice)
     page = client.post("/play/casual/join/", follow=True).content.decode()
     assert "return to your game" in page

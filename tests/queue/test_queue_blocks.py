@@ -10,11 +10,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.moderation.services import blocks
+from games.errors import PermissionDeniedError
 from games.models import Seat
 from games.policy import policy
 from games.queue import casual, services
 from games.queue.models import PairInvite, QueueEntry
-from games.services.errors import PermissionDeniedError
 from tests.ratings.factories import make_users
 
 

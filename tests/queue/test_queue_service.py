@@ -9,16 +9,16 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from games.models import Seat, Series, Table
-from games.queue import services
-from games.queue.models import PairInvite, QueueEntry
-from games.ratings.models import Rating
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     TableStateError,
 )
+from games.models import Seat, Series, Table
+from games.queue import services
+from games.queue.models import PairInvite, QueueEntry
+from games.ratings.models import Rating
 from tests.ratings.factories import make_user, make_users
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
+from games.errors import InvalidRequestError
 from games.models import ChatMessage
 from games.services import chat, tables
-from games.services.errors import InvalidRequestError
 from tests.ratings.factories import make_user
 
 

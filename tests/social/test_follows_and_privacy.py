@@ -8,8 +8,8 @@ import pytest
 from accounts.social import selectors, services
 from accounts.social.models import Follow, SocialSettings
 from games import presence
-from games.services import series as series_service
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
+from games.services import tables
 from tests.social.conftest import block
 
 
@@ -48,7 +48,7 @@ def test_the_friends_page_shows_who_is_online_and_where_they_play(client, cast):
     for name in ("bob", "carol"):
         services.follow(cast.alice, name)
     presence.touch_page(cast.bob.pk, "page-1")
-    table = series_service.start_with_bots(cast.carol)  # private: no spectate link
+    table = tables.start_with_bots(cast.carol)  # private: no spectate link
     presence.touch_page(cast.carol.pk, "page-2")
     client.force_login(cast.alice)
     page = client.get("/friends/").content.decode()
@@ -71,7 +71,7 @@ def test_a_hidden_or_blocking_user_never_appears_online_on_the_page(client, cast
         services.follow(cast.alice, name)
     presence.touch_page(cast.bob.pk, "page-1")
     presence.touch_page(cast.mallory.pk, "page-2")
-    series_service.start_with_bots(cast.bob)
+    tables.start_with_bots(cast.bob)
     assert selectors.visible_online(cast.alice, [cast.bob.pk, cast.mallory.pk]) \
         == {cast.bob.pk, cast.mallory.pk}
     services.update_settings(cast.bob, {"hide_online": "on"})

@@ -7,15 +7,15 @@ import pytest
 
 from accounts.social import invites, services
 from accounts.social.models import Notification, TableInvite
-from games.models import Seat, Table
-from games.services import series as series_service
-from games.services import tables as table_service
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     TableStateError,
 )
+from games.models import Seat, Table
+from games.services import series as series_service
+from games.services import tables as table_service
 from tests.social.conftest import block
 
 
@@ -98,7 +98,7 @@ def test_blocked_users_never_invite_you_and_friends_only_holds(cast):
 
 def test_someone_playing_elsewhere_is_told_to_return_to_their_game(cast):
     sent = invites.invite(cast.alice, "bob")
-    series_service.start_with_bots(cast.bob)
+    table_service.start_with_bots(cast.bob)
     with pytest.raises(TableStateError, match="return to your game"):
         invites.accept(cast.bob, sent.pk)
     assert cast.bob.pk not in seats(sent.table_id).values()

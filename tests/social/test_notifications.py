@@ -11,9 +11,9 @@ from accounts.moderation.services import sanctions
 from accounts.social import invites, notify, services
 from accounts.social.models import Notification, SocialSettings
 from accounts.social.tasks import friend_table_task
+from games.errors import InvalidRequestError
 from games.queue import casual
 from games.services import tables as table_service
-from games.services.errors import InvalidRequestError
 from tests.social.conftest import block
 from tests.tournaments.conftest import club_cast  # noqa: F401  (the fixture)
 from tests.tournaments.helpers import act, enter_pairs, event

@@ -12,10 +12,10 @@ import pytest
 from django.utils import timezone
 
 from games import policy
+from games.errors import InvalidRequestError
 from games.models import Table
 from games.services import sweep
 from games.services import tables as table_service
-from games.services.errors import InvalidRequestError
 from games.tournaments.models import AuditEntry, Match
 from games.tournaments.services import rounds
 from tests.tournaments.helpers import act, enter_pairs, event

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.services.errors import InvalidRequestError, PermissionDeniedError
+from games.errors import InvalidRequestError, PermissionDeniedError
 from games.tournaments.models import AuditEntry, Club, Membership
 from games.tournaments.services import clubs
 from tests.games.conftest import make_user

@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from games.errors import ServiceError
 from games.models import Game, GameResult, Series, SeriesSeat
 from games.ratings import maths, tasks
 from games.ratings import services as rating_services
 from games.ratings.conf import rating_settings
 from games.ratings.models import RatedSeries, Rating, RatingChange, SeriesRecord
-from games.services.errors import ServiceError
 from games.tournaments.models import AuditEntry, Match
 from games.tournaments.services import rounds
 from tests.tournaments.helpers import (

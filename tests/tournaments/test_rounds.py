@@ -8,15 +8,15 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games.models import Seat, Series, Table, Termination
-from games.ratings import services as rating_services
-from games.ratings.models import RatedSeries, RatingChange
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     PermissionDeniedError,
     ServiceError,
     TableStateError,
 )
+from games.models import Seat, Series, Table, Termination
+from games.ratings import services as rating_services
+from games.ratings.models import RatedSeries, RatingChange
 from games.tournaments import selectors
 from games.tournaments.models import AuditEntry, Entry, Match, Round
 from games.tournaments.services import events, rounds

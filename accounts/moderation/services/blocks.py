@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from accounts.moderation import selectors
 from accounts.moderation.models import Block, TableChatMute
 from games import selectors as game_selectors
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.events import send_event_on_commit
 from games.models import Table
 from games.policy import user_group
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 
 def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:

@@ -22,13 +22,13 @@ from accounts.moderation.models import REPORT_TEXT_MAX, ModerationLog, Report, S
 from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from games import selectors as game_selectors
-from games.models import ChatMessage, Game, Series, Table
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     ServiceError,
 )
+from games.models import ChatMessage, Game, Series, Table
 
 # What a reporter may choose (appeals and filter flags are filed by the site).
 PLAYER_CATEGORIES = (Report.Category.ABUSIVE_CHAT, Report.Category.STALLING,

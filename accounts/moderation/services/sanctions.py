@@ -33,12 +33,12 @@ from accounts.moderation.models import REASON_MAX, ModerationLog, Report, Sancti
 from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from accounts.moderation.services.reports import resolve_locked
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.events import send_event_on_commit
 from games.models import ChatMessage, Seat, Table
 from games.policy import user_group
 from games.queue.services import leave_queue
 from games.services import chat, clock, tables
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
 ACTION_OF_KIND = {
     Sanction.Kind.WARN: ModerationLog.Action.WARN,

@@ -34,9 +34,9 @@ from accounts.moderation.services.sanctions import (
     create_locked,
 )
 from games import events
+from games.errors import InvalidRequestError, NotFoundError
 from games.models import Series, SeriesSeat, Termination
 from games.services import finish, locks, publish
-from games.services.errors import InvalidRequestError, NotFoundError
 
 VOID_PERM = "moderation.void_series"
 MAX_WINDOW_DAYS = 366

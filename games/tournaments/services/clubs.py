@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.countries import COUNTRY_CHOICES
 from accounts.permissions import has_verified_email
-from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.tournaments import permissions
 from games.tournaments.models import Club, Membership
 from games.tournaments.services import audit

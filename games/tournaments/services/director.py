@@ -17,15 +17,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import signals
-from games.events import after_commit, send_event_on_commit, send_events_on_commit
-from games.models import Series, Table
-from games.services import tables as table_service
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     TableStateError,
 )
+from games.events import after_commit, send_event_on_commit, send_events_on_commit
+from games.models import Series, Table
+from games.services import tables as table_service
 from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import Entry, Match, Round, Tournament
 from games.tournaments.services import audit, events, rounds

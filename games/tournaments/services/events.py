@@ -16,14 +16,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.events import send_event_on_commit, send_events_on_commit
-from games.models import BotLevel
-from games.services.errors import (
+from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     TableStateError,
 )
+from games.events import send_event_on_commit, send_events_on_commit
+from games.models import BotLevel
 from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import Club, Entry, Round, Tournament
 from games.tournaments.services import audit

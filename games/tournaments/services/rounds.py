@@ -39,6 +39,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.errors import (
+    InvalidRequestError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    TableStateError,
+)
 from games.events import (
     after_commit,
     send_event_on_commit,
@@ -49,13 +56,6 @@ from games.models import Seat, Series, Table, Termination
 from games.services import finish, locks
 from games.services import series as series_service
 from games.services import tables as table_service
-from games.services.errors import (
-    InvalidRequestError,
-    NotFoundError,
-    PermissionDeniedError,
-    ServiceError,
-    TableStateError,
-)
 from games.signals import round_started
 from games.tournaments import emails, pairing, publish, selectors
 from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
