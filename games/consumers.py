@@ -9,7 +9,9 @@ what its groups receive.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -19,12 +21,15 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from accounts import language
-from games import flood_cooldown, presence_beats, selectors, snapshot
+from games import flood_cooldown, selectors, snapshot
+from games import presence as presence_store
 from games.errors import ServiceError, StaleVersionError
 from games.policy import policy, user_group
-from games.presence import Connection
-from games.services import chat, clock, play, presence, publish, votes
+from games.presence import Connection, person_id
+from games.services import absence, chat, clock, play, publish, votes
 from kozel_site.ws import SiteSocket, db_call, db_read
+
+logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 # Flood control: a token bucket of 20 frames, refilled at 10 per second; a client that
@@ -56,7 +61,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         if await sync_to_async(flood_cooldown.cooling_down, thread_sensitive=False)(
-                presence.person_id(self.user)):
+                person_id(self.user)):
             await self.close(code=CLOSE_FLOOD)  # refused before any database work
             return
         self.position = None
@@ -85,7 +90,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.close(code=arrival)
             return
         await self.accept()
-        presence_beats.add(self)
         # Coming back to a casual table gives your seat back at once (UX): the
         # substitute bot played it only while you were away.
         if arrival.seat_kept:
@@ -109,17 +113,16 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             return CLOSE_NOT_FOUND
         if not selectors.may_view_table(facts.table, self.user, invited, facts.seats):
             return CLOSE_FORBIDDEN
-        person = presence.person_id(self.user)
+        person = person_id(self.user)
         if person is not None:
             self._load_reader_choices()
-        self.redis_run_id = presence.redis_run_id()
-        presence.connected(self.table_id, self.channel_name, self.user, facts.plays_here)
+        self.redis_run_id = absence.connected(self.table_id, self.channel_name, self.user,
+                                              facts.plays_here)
         return Arrival(
             facts=facts.with_connection(Connection(self.channel_name, person)),
             seat_kept=person is not None and facts.keeps_seat_for(person))
 
     async def disconnect(self, code: int) -> None:
-        presence_beats.discard(self)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         user = getattr(self, "user", None)
@@ -129,7 +132,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             self.counted = False
             # Only reads the database, as a connect's presence does: not on the writing
             # thread, beside the moves.
-            await db_read(presence.disconnected)(
+            await db_read(absence.disconnected)(
                 self.table_id, self.channel_name, self.user)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -151,22 +154,37 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await super().dispatch(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Run the consumer; its presence entry is refreshed with the process's other
-        sockets' (games/presence_beats.py) exactly as long as it lives: if it dies in
-        any way (a crash, a cancelled task) the ``finally`` stops that and the entry
-        expires (games/presence.py); if the whole process dies, it stops with it."""
+        """Run the consumer with its presence heartbeat beside it: if the consumer dies
+        in any way (a crash, a cancelled task) the heartbeat stops and the entry expires
+        (games/presence.py)."""
+        beat = asyncio.ensure_future(self._heartbeat())
         try:
             await super().__call__(scope, receive, send)
         finally:
-            presence_beats.discard(self)
+            beat.cancel()
 
-    def presence_entry(self) -> tuple[int, str, int | None]:
-        return self.table_id, self.channel_name, presence.person_id(self.user)
+    async def _heartbeat(self) -> None:
+        """Refresh this socket's presence entry while it is counted at the table, and
+        notice a Redis server that restarted since the socket joined its groups."""
+        interval = presence_store.heartbeat_seconds()
+        while True:
+            await asyncio.sleep(interval)
+            if not getattr(self, "counted", False):
+                continue
+            try:
+                run_id = await sync_to_async(presence_store.touch, thread_sensitive=False)(
+                    self.table_id, self.channel_name, person_id(self.user))
+            except Exception:  # noqa: BLE001 - advisory: the next beat tries again
+                logger.warning("presence: heartbeat failed at table %s", self.table_id,
+                               exc_info=True)
+                continue
+            if run_id != self.redis_run_id:
+                await self.redis_run_seen(run_id)
 
     async def redis_run_seen(self, run_id: str) -> None:
         """Group memberships live in Redis, and a Redis restart forgets them: a socket
-        that lived through it heard nothing more and its table stood still for good
-        (python -m tests.load faults --kill redis). When the heartbeat finds Redis' run
+        that lived through it heard nothing more and its table stood still for good.
+        When the heartbeat finds Redis' run
         id changed since this socket joined, join the groups again and send a fresh
         snapshot (events may have been missed meanwhile)."""
         known, self.redis_run_id = self.redis_run_id, run_id
@@ -175,7 +193,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = []
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-        # The heartbeat's task calls this, not this socket's own: its language here.
+        # The heartbeat's task calls this, outside the socket's dispatch: its language.
         with translation.override(self.language):
             await self.send_snapshot()
 
@@ -226,7 +244,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             self.flood_strikes += 1
             if self.flood_strikes >= MAX_FLOOD_STRIKES:
                 await sync_to_async(flood_cooldown.start, thread_sensitive=False)(
-                    presence.person_id(self.user))
+                    person_id(self.user))
                 await self.close(code=CLOSE_FLOOD)
                 return
             await self.send_error("rate_limited", "Too many frames; slow down.")

@@ -3,10 +3,10 @@
 Why not counters in the database (what we had): a counter is decremented only by a
 clean disconnect, so a crashed consumer, a killed web process or a dropped network left
 a seat "connected" and a spectator counted for ever. Here every open socket is an
-entry with an expiry time, refreshed by its web process every ``HEARTBEAT`` seconds
+entry with an expiry time, refreshed by its own heartbeat every ``HEARTBEAT`` seconds
 (games/consumers.py). A socket that dies in any way stops refreshing and is counted as
 gone at most ``TTL`` seconds after its last heartbeat; a clean close removes it at once.
-The beat sweep reaps expired entries and tells the tables concerned (services/presence).
+The beat sweep reaps expired entries and tells the tables concerned (services/absence.py).
 
 Keys (all under the run's Redis prefix):
 - ``presence:t:<table>``: sorted set of ``<conn>|<user id or 0>``, scored by expiry;
@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -78,41 +79,26 @@ def _parse(member: bytes | str) -> Connection:
     return Connection(conn, int(user) or None)
 
 
-def touch(table_id: int, conn: str, user_id: int | None, now: float | None = None) -> None:
-    """A socket is open (its connect)."""
-    pipe = client().pipeline(transaction=False)
-    _queue_touches(pipe, [(table_id, conn, user_id)], now)
-    pipe.execute()
+def person_id(user: Any) -> int | None:
+    """The id an entry records for ``user``: a signed-in person's, None for anyone else."""
+    return user.pk if user is not None and user.is_authenticated else None
 
 
-def touch_many(sockets: Iterable[tuple[int, str, int | None]],
-               now: float | None = None) -> str:
-    """Every one of ``sockets`` (table, conn, user id) is still open: one round trip for
-    all of a web process's sockets at each heartbeat (games/presence_beats.py). Returns
-    the Redis server's run id (a new one after every restart), read in the same trip."""
-    pipe = client().pipeline(transaction=False)
-    _queue_touches(pipe, sockets, now)
-    pipe.info("server")
-    return str(pipe.execute()[-1].get("run_id"))
-
-
-def _queue_touches(pipe: redis.client.Pipeline, sockets: Iterable[tuple[int, str, int | None]],
-                   now: float | None) -> None:
+def touch(table_id: int, conn: str, user_id: int | None, now: float | None = None) -> str:
+    """A socket is open (its connect, then each heartbeat). Returns the Redis server's
+    run id (a new one after every restart), read in the same round trip."""
     now = time.time() if now is None else now
     expires = now + ttl_seconds()
-    for table_id, conn, user_id in sockets:
-        member = _member(conn, user_id)
-        pipe.zadd(_key("t", table_id), {member: expires})
-        pipe.expire(_key("t", table_id), KEY_TTL_SECONDS)
-        pipe.zadd(_key("all"), {f"{table_id}|{member}": expires})
-        if user_id:
-            pipe.hdel(_key("gone", table_id), str(user_id))
-            pipe.set(_key("human", table_id), now, ex=KEY_TTL_SECONDS)
-
-
-def run_id() -> str:
-    """The Redis server's run id (a new one after every restart)."""
-    return str(client().info("server").get("run_id"))
+    member = _member(conn, user_id)
+    pipe = client().pipeline(transaction=False)
+    pipe.zadd(_key("t", table_id), {member: expires})
+    pipe.expire(_key("t", table_id), KEY_TTL_SECONDS)
+    pipe.zadd(_key("all"), {f"{table_id}|{member}": expires})
+    if user_id:
+        pipe.hdel(_key("gone", table_id), str(user_id))
+        pipe.set(_key("human", table_id), now, ex=KEY_TTL_SECONDS)
+    pipe.info("server")
+    return str(pipe.execute()[-1].get("run_id"))
 
 
 def drop(table_id: int, conn: str, user_id: int | None, now: float | None = None) -> bool:
@@ -215,17 +201,6 @@ def online(now: float | None = None) -> dict[int, set[int]]:
         if user_id:
             found.setdefault(user_id, set()).add(int(table))
     return found
-
-
-def open_socket_count(now: float | None = None) -> int:
-    """Sockets of this site (this key prefix) counted as open right now."""
-    now = time.time() if now is None else now
-    return int(client().zcount(_key("all"), f"({now}", "+inf"))
-
-
-def clear_table(table_id: int) -> None:
-    """Forget a table's presence (tests; a deleted table)."""
-    client().delete(_key("t", table_id), _key("gone", table_id), _key("human", table_id))
 
 
 # --- Page sockets ----------------------------------------------------------------------

@@ -133,7 +133,7 @@ class TableFacts:
     # facts it reads anyway instead of a query each.
     def plays_here(self, user_id: int) -> bool:
         """Whether the person sits at the table, or plays (or is kept warm) in its live
-        series: the facts' answer to games/services/presence.py's ``_plays_here``."""
+        series: the facts' answer to games/services/absence.py's ``_plays_here``."""
         if any(seat.user_id == user_id for seat in self.seats):
             return True
         if not self.playing:

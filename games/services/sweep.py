@@ -21,7 +21,7 @@ from games import engine, events, policy
 from games import presence as presence_store
 from games.conf import game_settings
 from games.models import Game, Seat, Series, Table, Termination
-from games.services import clock, finish, locks, play, presence, publish
+from games.services import absence, clock, finish, locks, play, publish
 from games.services import series as series_service
 
 BATCH = 50
@@ -46,7 +46,7 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     """One pass; returns how many of each rescue it made (for logs and tests)."""
     now = now or timezone.now()
     done = {"timeouts": 0, "bots": 0, "next_games": 0, "abandoned_seats": 0,
-            "closed_tables": 0, "presence_reaped": presence.reap(now.timestamp()),
+            "closed_tables": 0, "presence_reaped": absence.reap(now.timestamp()),
             "reannounced": reannounce_idle_games(now)}
     for game_id, version in (Game.objects.filter(status=Game.Status.PLAYING, paused=False,
                                                  turn_deadline__lt=now - play.EARLY_TOLERANCE)

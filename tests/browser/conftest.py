@@ -441,11 +441,11 @@ def _wait_for_sockets_to_close(timeout: float = 5.0) -> None:
     a flush (TRUNCATE on PostgreSQL) racing that work can deadlock, so wait until no
     socket of this run is still counted as open.
     """
-    from games import presence
+    from tests.presence import open_socket_count
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if not presence.open_socket_count():
+        if not open_socket_count():
             return
         time.sleep(0.05)
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import engine
 from games.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
 from games.models import Conduct, Game, Move, Series
-from games.services import clock, locks, play, presence, tables
+from games.services import absence, clock, locks, play, tables
 from games.services import series as series_service
 from tests.games.helpers import (
     current_game,
@@ -137,8 +137,8 @@ def test_disconnected_on_own_turn_for_60_s_a_bot_takes_over(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(table.pk, "conn-1", user)
-    presence.disconnected(table.pk, "conn-1", user)
+    absence.connected(table.pk, "conn-1", user)
+    absence.disconnected(table.pk, "conn-1", user)
     assert clock.abandon_if_disconnected(game.pk, 0) is False  # not 60 s yet
     later = timezone.now() + timedelta(seconds=61)
     assert clock.abandon_if_disconnected(game.pk, 0, now=later) is True
@@ -150,8 +150,8 @@ def test_disconnect_countdown_runs_only_on_own_turn(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(table.pk, "conn-1", user)
-    presence.disconnected(table.pk, "conn-1", user)
+    absence.connected(table.pk, "conn-1", user)
+    absence.disconnected(table.pk, "conn-1", user)
     ten_minutes = timedelta(minutes=10)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() + ten_minutes)
     later = timezone.now() + ten_minutes + timedelta(seconds=30)
@@ -161,7 +161,7 @@ def test_disconnect_countdown_runs_only_on_own_turn(clocked):
 def test_connected_player_is_never_taken_over(clocked):
     table, series, game = clocked
     seat = state_of(game).turn
-    presence.connected(table.pk, "conn-1", users_by_position(series)[seat])
+    absence.connected(table.pk, "conn-1", users_by_position(series)[seat])
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(hours=1))
     assert clock.abandon_if_disconnected(game.pk, 0) is False
 

@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games.models import Seat, SeriesSeat
-from games.services import clock, presence, tables
+from games.services import absence, clock, tables
 from games.services import series as series_service
 from games.snapshot import read_table_facts
 from tests.games.helpers import current_game, seated_and_started
@@ -44,7 +44,7 @@ def test_the_facts_answer_who_plays_here_and_whose_seat_is_kept_as_the_queries_d
         assert facts is not None
         from_facts = {u.username: (facts.plays_here(u.pk), facts.keeps_seat_for(u.pk))
                       for u in people}
-        from_queries = {u.username: (presence._plays_here(full_table.pk, u.pk),
+        from_queries = {u.username: (absence._plays_here(full_table.pk, u.pk),
                                      clock.seat_kept_for(full_table.pk, u))
                         for u in people}
         return from_facts, from_queries

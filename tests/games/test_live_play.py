@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import signals
 from games.conf import game_settings
 from games.models import Conduct, Game, Move, Series, SeriesSeat, Table, Termination
-from games.services import clock, finish, locks, play, presence, sweep, tables, votes
+from games.services import absence, clock, finish, locks, play, sweep, tables, votes
 from games.services import series as series_service
 from tests.games.helpers import (
     clocked_game_after_one_move,
@@ -271,7 +271,7 @@ def test_leaving_a_table_of_people_hands_the_seat_to_a_bot_for_good(client, cast
 def test_presence_sees_a_player_who_sits_after_opening_the_table(cast, table):
     from games.snapshot import table_snapshot
 
-    presence.connected(table.pk, "conn-bob", cast.bob)  # bob opens the page, not seated
+    absence.connected(table.pk, "conn-bob", cast.bob)  # bob opens the page, not seated
     tables.take_seat(table.pk, cast.bob, 1)
     seats = table_snapshot(table, cast.alice)["seats"]
     assert seats[1]["connected"] is True and seats[0]["connected"] is False
@@ -281,11 +281,11 @@ def test_presence_counts_spectators_from_live_sockets(cast, table):
     from games.snapshot import table_snapshot
 
     tables.take_seat(table.pk, cast.alice, 0)
-    presence.connected(table.pk, "conn-alice", cast.alice)
-    presence.connected(table.pk, "conn-anon", None)
-    presence.connected(table.pk, "conn-charlie", cast.charlie)
+    absence.connected(table.pk, "conn-alice", cast.alice)
+    absence.connected(table.pk, "conn-anon", None)
+    absence.connected(table.pk, "conn-charlie", cast.charlie)
     assert table_snapshot(table, None)["table"]["spectators"] == 2
-    presence.disconnected(table.pk, "conn-anon", None)
+    absence.disconnected(table.pk, "conn-anon", None)
     assert table_snapshot(table, None)["table"]["spectators"] == 1
 
 
@@ -297,7 +297,7 @@ def test_a_socket_that_stops_beating_is_reaped_and_counted_gone(cast, full_table
     game = current_game(series)
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(full_table.pk, "conn-dies", user)  # and never beats again
+    absence.connected(full_table.pk, "conn-dies", user)  # and never beats again
     assert table_snapshot(full_table, None)["seats"][seat]["connected"] is True
     later = timezone.now() + timedelta(seconds=store.ttl_seconds() + 1)
     done = sweep.sweep(later)

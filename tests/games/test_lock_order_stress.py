@@ -46,10 +46,11 @@ from games import engine, events
 from games import presence as presence_store
 from games.errors import ServiceError
 from games.models import Conduct, Game, Move, Seat, Series, SeriesSeat, Table
-from games.services import clock, play, presence, sweep, tables, votes
+from games.services import absence, clock, play, sweep, tables, votes
 from games.services import series as series_service
 from tests.games.conftest import make_user
 from tests.games.helpers import assert_games_verified
+from tests.presence import clear_table
 
 pytestmark = [pytest.mark.slow]
 
@@ -83,14 +84,14 @@ class World:
             return list(self.table_ids)
 
     def arrive(self, table_id: int, user: Any) -> None:
-        presence.connected(table_id, conn_of(user), user)
+        absence.connected(table_id, conn_of(user), user)
         with self.lock:
             self.present.add((table_id, user.pk))
 
     def go_away(self, table_id: int, user: Any) -> None:
         with self.lock:
             self.present.discard((table_id, user.pk))
-        presence.disconnected(table_id, conn_of(user), user)
+        absence.disconnected(table_id, conn_of(user), user)
 
 
 def conn_of(user: Any) -> str:
@@ -323,8 +324,8 @@ def heartbeat_thread(world: World, stop: threading.Event) -> None:
     while not stop.wait(HEARTBEAT_EVERY):
         with world.lock:
             present = list(world.present)
-        presence.heartbeat_many([(table_id, conn_of(world.users[user_id]), user_id)
-                                 for table_id, user_id in present])
+        for table_id, user_id in present:
+            presence_store.touch(table_id, conn_of(world.users[user_id]), user_id)
 
 
 # --- the checks -----------------------------------------------------------------------
@@ -481,7 +482,7 @@ def test_lock_order_holds_under_contention(postgresql: None,
     for table_id, user_id in world.present:
         presence_store.drop(table_id, conn_of(users[user_id]), user_id)
     for table_id in Table.objects.values_list("pk", flat=True):
-        presence_store.clear_table(table_id)
+        clear_table(table_id)
     duration = time.monotonic() - started
     assert not any(t.is_alive() for t in threads), "a stress thread hangs (a lock wait?)"
 

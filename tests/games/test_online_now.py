@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from games.services import presence, tables
+from games.services import absence, tables
 from games.services import series as series_service
 
 
@@ -19,12 +19,12 @@ def bots_table(owner, level: str, name: str):
 
 def test_home_counts_people_online_and_at_tables(client, cast, full_table):
     series_service.start_series(full_table.pk, cast.alice)
-    presence.connected(full_table.pk, "conn-alice", cast.alice)  # plays here
-    presence.connected(full_table.pk, "conn-charlie", cast.charlie)  # watches
-    presence.connected(full_table.pk, "conn-anon", None)  # not a person
+    absence.connected(full_table.pk, "conn-alice", cast.alice)  # plays here
+    absence.connected(full_table.pk, "conn-charlie", cast.charlie)  # watches
+    absence.connected(full_table.pk, "conn-anon", None)  # not a person
     page = client.get("/").content.decode()
     assert re.search(r'data-online="2" data-playing="1"', page), page
-    presence.disconnected(full_table.pk, "conn-alice", cast.alice)
+    absence.disconnected(full_table.pk, "conn-alice", cast.alice)
     assert 'data-online="1" data-playing="0"' in client.get("/").content.decode()
 
 

@@ -114,9 +114,9 @@ def test_empty_table_is_closed_after_5_minutes(cast, full_table):
 
 
 def test_table_with_someone_connected_stays_open(cast, full_table):
-    from games.services import presence
+    from games.services import absence
 
-    presence.connected(full_table.pk, "conn-bob", cast.bob)
+    absence.connected(full_table.pk, "conn-bob", cast.bob)
     Table.objects.filter(pk=full_table.pk).update(updated_at=timezone.now() - timedelta(hours=1))
     assert sweep.close_empty_tables() == 0
 
@@ -132,15 +132,15 @@ def test_a_table_of_four_bots_is_never_closed_as_empty(cast):
 
 
 def test_sweep_hands_an_absent_players_turn_to_a_bot(cast, full_table):
-    from games.services import presence
+    from games.services import absence
     from tests.games.helpers import roster_entry, users_by_position
 
     series = series_service.start_series(full_table.pk, cast.alice)
     game = current_game(series)
     seat = state_of(game).turn
     user = users_by_position(series)[seat]
-    presence.connected(full_table.pk, "conn-1", user)
-    presence.disconnected(full_table.pk, "conn-1", user)
+    absence.connected(full_table.pk, "conn-1", user)
+    absence.disconnected(full_table.pk, "conn-1", user)
     assert sweep.sweep(timezone.now() + timedelta(seconds=30))["abandoned_seats"] == 0
     assert sweep.sweep(timezone.now() + timedelta(seconds=61))["abandoned_seats"] == 1
     assert roster_entry(series, seat).bot_level == "casual"

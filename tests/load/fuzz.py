@@ -680,15 +680,16 @@ def _truth(table_ids: list[int]) -> dict[str, Any]:
     the seats shown as connected (from the snapshot a newcomer would get)."""
     from django.contrib.auth.models import AnonymousUser
 
-    from games import presence, snapshot
+    from games import snapshot
     from games.models import Table
+    from tests.presence import open_socket_count
 
     spectators, connected = {}, {}
     for table in Table.objects.filter(pk__in=table_ids):
         snap = snapshot.table_snapshot(table, AnonymousUser())
         spectators[table.pk] = snap["table"]["spectators"]
         connected[table.pk] = sum(1 for s in snap["seats"] if s.get("connected"))
-    return {"open_sockets": presence.open_socket_count(), "spectators": spectators,
+    return {"open_sockets": open_socket_count(), "spectators": spectators,
             "connected_seats": connected}
 
 

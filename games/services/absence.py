@@ -1,9 +1,10 @@
-"""What follows from presence (games/presence.py holds the heartbeats themselves).
+"""What follows a person's coming and going at a table (games/presence.py holds the
+heartbeats themselves).
 
 - a person opening the table appears online to everyone: the table's snapshot is
   pushed again (a spectator's socket changes no seat, so it pushes nothing);
 - a seated person's last socket going away on their own turn starts the absence
-  countdown (services/clock.abandon_if_disconnected, 60 s);
+  countdown (services/clock.abandon_if_disconnected after ``DISCONNECT_GRACE_SECONDS``);
 - sockets that died without a close are reaped by the sweep (:func:`reap`), which
   then does the same as for a clean close; the sweep's absentee pass is the backstop
   for the countdown.
@@ -28,11 +29,6 @@ from games.services import publish, schedule
 logger = logging.getLogger(__name__)
 
 
-def person_id(user: AbstractBaseUser | None) -> int | None:
-    """The id of a signed-in person, None for anyone else."""
-    return user.pk if user is not None and user.is_authenticated else None
-
-
 def _plays_here(table_id: int, user_id: int) -> bool:
     """Whether the user sits at the table or plays (or is kept warm) in its series."""
     return (Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
@@ -42,46 +38,27 @@ def _plays_here(table_id: int, user_id: int) -> bool:
 
 
 def connected(table_id: int, conn: str, user: AbstractBaseUser | None,
-              plays_here: Callable[[int], bool] | None = None) -> None:
+              plays_here: Callable[[int], bool] | None = None) -> str | None:
     """A socket opened at the table (``conn``: its channel name). ``plays_here``: the
     caller's answer to whether a person sits or plays here, when it has read the table
     (a table socket's handshake: games/snapshot.py ``TableFacts.plays_here``); else two
-    queries answer it."""
-    user_id = person_id(user)
+    queries answer it. Returns the Redis server's run id, None if unreachable."""
+    user_id = store.person_id(user)
     try:
         was_away = user_id is not None and user_id not in store.live_user_ids(table_id)
-        store.touch(table_id, conn, user_id)
+        run_id = store.touch(table_id, conn, user_id)
     except Exception:  # noqa: BLE001 - advisory; see the module docstring
         logger.exception("presence: could not record a connect at table %s", table_id)
-        return
-    if not was_away or user_id is None:
-        return
-    if plays_here(user_id) if plays_here is not None else _plays_here(table_id, user_id):
+        return None
+    if was_away and user_id is not None and (
+            plays_here(user_id) if plays_here is not None else _plays_here(table_id, user_id)):
         events.send_events(publish.table_changed(table_id))
-
-
-def heartbeat_many(sockets: list[tuple[int, str, int | None]]) -> str | None:
-    """These sockets (table, conn, person id) are still open. Returns the Redis
-    server's run id, None when Redis could not be reached."""
-    try:
-        return store.touch_many(sockets)
-    except Exception:  # noqa: BLE001 - advisory
-        logger.warning("presence: heartbeat failed for %s sockets", len(sockets),
-                       exc_info=True)
-        return None
-
-
-def redis_run_id() -> str | None:
-    """The Redis server's run id, or None if unreachable (nothing to compare yet)."""
-    try:
-        return store.run_id()
-    except Exception:  # noqa: BLE001 - Redis down
-        return None
+    return run_id
 
 
 def disconnected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
     """A socket closed cleanly; a person's last one may start the absence countdown."""
-    user_id = person_id(user)
+    user_id = store.person_id(user)
     try:
         gone = store.drop(table_id, conn, user_id)
     except Exception:  # noqa: BLE001 - advisory
@@ -118,12 +95,3 @@ def reap(now: float | None = None) -> int:
             _person_left(table_id, user_id)
             told += 1
     return told
-
-
-def connected_user_ids(table_id: int) -> set[int]:
-    """Signed-in people with a socket open at the table."""
-    try:
-        return store.live_user_ids(table_id)
-    except Exception:  # noqa: BLE001 - advisory
-        logger.warning("presence: could not read table %s", table_id, exc_info=True)
-        return set()
