@@ -259,7 +259,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             content = json.loads(text_data)
         except (ValueError, RecursionError):
             # A small frame nested a few thousand levels deep ("[" * 3000) makes the
-            # decoder raise RecursionError, not ValueError (STACK-NOTES 14).
+            # decoder raise RecursionError, not ValueError.
             await self.send_error("bad_frame", "That frame is not valid JSON.")
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):

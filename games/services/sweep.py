@@ -28,16 +28,15 @@ BATCH = 50
 # How late a bot turn or a next game may be before the sweep does it itself. A task held
 # by a SIGKILLed worker comes back on Redis only after the visibility timeout (90 s), so
 # this grace plus the bot's delay and the sweep's period (1 s) is what such a table
-# waits: measured with `python -m tests.load faults --kill worker` (issue 15; 5 s made it
-# wait 6-10 s, 2 s 2.8-5.7 s over five kills, two of them over the 5 s target). A task
-# that is merely late races the sweep harmlessly: both go through compare-and-set.
+# waits (docs/performance.md). A task that is merely late races the sweep harmlessly:
+# both go through compare-and-set.
 STALL_GRACE = timedelta(seconds=1)
 EMPTY_TABLE_AFTER = timedelta(minutes=5)
 # A move whose broadcast was lost (the worker or web process that made it was killed
 # between its commit and its publish, or Redis was down then) left the other seats on
 # the old version with nothing to show them a gap: a person to act never knew it and the
-# table stood still for good (python -m tests.load faults, issue 15). A game idle this
-# long is announced once more, once per version; clients ignore a version they have.
+# table stood still for good. A game idle this long is announced once more, once per
+# version; clients ignore a version they have.
 REANNOUNCE_AFTER = timedelta(seconds=3)
 REANNOUNCE_WINDOW = timedelta(minutes=2)
 
