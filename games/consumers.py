@@ -27,7 +27,14 @@ from games.errors import ServiceError, StaleVersionError
 from games.policy import policy, user_group
 from games.presence import Connection, person_id
 from games.services import absence, chat, clock, play, publish, votes
-from kozel_site.ws import SiteSocket, db_call, db_read
+from kozel_site.ws import (
+    CLOSE_FLOOD,
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    SiteSocket,
+    db_call,
+    db_read,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +44,6 @@ MAX_FRAME_BYTES = 4096
 BUCKET_SIZE = 20.0
 REFILL_PER_SECOND = 10.0
 MAX_FLOOD_STRIKES = 5
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4008
 
 
 @dataclass(frozen=True)

@@ -69,8 +69,9 @@ class StaleVersionError(ServiceError):
         self.current_version = current_version
 
 
-class IllegalActionError(ServiceError):
-    """The engine refused the action; the message names the rule."""
+class IllegalMoveError(ServiceError):
+    """The engine refused the action (``engine.IllegalActionError``), in the player's
+    language; the message names the rule."""
 
     code = "illegal"
 

@@ -10,10 +10,9 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from kozel_site.ws import SiteSocket
+from kozel_site.ws import CLOSE_NOT_FOUND, SiteSocket
 
 MAX_FRAME_BYTES = 1024
-CLOSE_NOT_FOUND = 4404
 
 
 class PingConsumer(SiteSocket, AsyncJsonWebsocketConsumer):

@@ -14,6 +14,11 @@ from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
 
+# Close codes every site socket uses (4000-4999: the application's own, RFC 6455).
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4008
+
 # Reads what a handshake needs of its person once the user is known, into the scope.
 ScopeReader = Callable[[dict[str, Any]], None]
 

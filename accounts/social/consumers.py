@@ -24,9 +24,7 @@ from accounts.social import services
 from accounts.social.selectors import unread_count
 from games import presence
 from games.services.publish import user_pages_group
-from kozel_site.ws import SiteSocket, db_call
-
-CLOSE_FORBIDDEN = 4403
+from kozel_site.ws import CLOSE_FORBIDDEN, SiteSocket, db_call
 
 
 class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):

@@ -26,7 +26,7 @@ stored state on every move, late in a game (three quarters of its actions
 played), in microseconds per call: ``cache_restore_us`` (JSON text to
 :class:`GameState` through :meth:`GameState.from_dict`, the deal memo cold),
 ``cache_restore_warm_us`` (the same, deal memo warm), ``replay_us`` (JSON text
-replayed from the seed and the actions, :meth:`GameState.replay`, as the
+replayed from the seed and the actions, :meth:`GameState.replay_stored`, as the
 first stored format was read) and ``cache_store_us`` (``to_dict`` plus JSON
 text).
 """
@@ -253,7 +253,7 @@ def _per_call_us(run: Callable[[], object], calls: int, seconds: float) -> float
 def bench_cache(states: Sequence[GameState], seconds: float = 1.0) -> dict[str, float]:
     """Microseconds per stored state: restore the cache, replay, store (see above)."""
     texts = [json.dumps(s.to_dict()) for s in states]
-    loads, from_dict, replay = json.loads, GameState.from_dict, GameState.replay
+    loads, from_dict, replay = json.loads, GameState.from_dict, GameState.replay_stored
 
     def restore_cold() -> None:
         for text in texts:

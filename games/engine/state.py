@@ -7,7 +7,7 @@ the public history (R19).  Never read another seat's data from a state in
 site code: go through :func:`games.engine.observe` (R19).
 
 The stored form (:meth:`GameState.to_dict`) is a cache: the server restores
-it on every move without replaying, and :meth:`GameState.replay` rebuilds the
+it on every move without replaying, and :meth:`GameState.replay_stored` rebuilds the
 same state from the seed and the actions when it must be proved (R5).
 """
 
@@ -248,7 +248,7 @@ class GameState:
             raise InvalidPositionError(f"not a {STATE_FORMAT} object")
         fmt = data.get("format")
         if fmt == OLD_STATE_FORMAT:
-            return cls.replay(data)
+            return cls.replay_stored(data)
         if fmt != STATE_FORMAT:
             raise InvalidPositionError(f"not a {STATE_FORMAT} object")
         try:
@@ -259,7 +259,7 @@ class GameState:
             raise InvalidPositionError(f"malformed {STATE_FORMAT} object: {exc!r}") from None
 
     @classmethod
-    def replay(cls, data: Mapping[str, Any]) -> GameState:
+    def replay_stored(cls, data: Mapping[str, Any]) -> GameState:
         """Rebuild a stored state (either format) from its seed, or its start
         position, and its actions, checking every action again (R5).  Nothing
         of the stored current situation is used.
@@ -270,7 +270,7 @@ class GameState:
         >>> from games.engine import new_game, apply, legal_actions, GameState
         >>> s = new_game(seed=7, dealer=0)
         >>> s = apply(s, 1, legal_actions(s, 1)[0])
-        >>> GameState.replay(s.to_dict()) == s
+        >>> GameState.replay_stored(s.to_dict()) == s
         True
         """
         # A real circle: replaying checks every action with the rules (game.py), and

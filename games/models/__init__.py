@@ -12,10 +12,18 @@ from games.models.play import (
     Team,
     Termination,
 )
-from games.models.tables import BOT_NAMES, BotLevel, Seat, Table
+from games.models.tables import (
+    BOT_NAMES,
+    CASUAL_TARGETS,
+    CLOCKS,
+    RANKED_CLOCKS,
+    BotLevel,
+    Seat,
+    Table,
+)
 
 __all__ = [
-    "BOT_NAMES", "BotLevel", "ChatMessage", "ChatPreference", "Conduct", "Game", "GameResult",
-    "Move", "RANKED_PRESETS", "Seat", "Series", "SeriesSeat", "SeriesVote", "Table", "Team",
-    "Termination",
+    "BOT_NAMES", "CASUAL_TARGETS", "CLOCKS", "RANKED_CLOCKS", "RANKED_PRESETS", "BotLevel",
+    "ChatMessage", "ChatPreference", "Conduct", "Game", "GameResult", "Move", "Seat", "Series",
+    "SeriesSeat", "SeriesVote", "Table", "Team", "Termination",
 ]

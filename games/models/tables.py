@@ -19,6 +19,11 @@ from games import engine
 
 # Bots get a name by seat so that three bots at one table can be told apart at a glance.
 BOT_NAMES = ("Anya", "Boris", "Vera", "Gleb")
+# What a table may choose: a casual series' target (R18), a turn's clock in seconds
+# (None: no clock), and the clocks a ranked table plays with.
+CASUAL_TARGETS = (6, 12, 18)
+CLOCKS = (None, 15, 30, 60)
+RANKED_CLOCKS = (15, 30)
 
 
 def new_invite_token() -> str:

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from games.models import Table
+from games.models import CASUAL_TARGETS, Table
 
 
 class QueueKind(models.TextChoices):
@@ -25,7 +25,6 @@ class QueueKind(models.TextChoices):
 
 
 CASUAL_CLOCKS = (0, 15, 30, 60)  # 0: no clock
-CASUAL_TARGETS = (6, 12, 18)
 BOT_WAITS = (15, 30, 60, 120)
 
 

@@ -31,7 +31,7 @@ from games.errors import (
     TableStateError,
 )
 from games.events import send_task_on_commit
-from games.models import Seat, Table
+from games.models import RANKED_CLOCKS, Seat, Table
 from games.policy import policy
 from games.queue import matching
 from games.queue.conf import queue_settings
@@ -45,8 +45,6 @@ logger = logging.getLogger(__name__)
 
 #: The matcher's task name (games/queue/tasks.py): the services send it by name.
 MATCH_TASK = "queue.match"
-
-CLOCKS = (15, 30)
 
 
 def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
@@ -64,7 +62,7 @@ def _clock(turn_seconds: Any) -> int:
         value = int(turn_seconds)
     except (TypeError, ValueError):
         value = -1
-    if value not in CLOCKS:
+    if value not in RANKED_CLOCKS:
         raise InvalidRequestError(_("A ranked table has a 15 or 30 second clock."))
     return value
 

@@ -23,7 +23,7 @@ from games import engine, events
 from games.bots.registry import get_policy
 from games.errors import (
     GameOverError,
-    IllegalActionError,
+    IllegalMoveError,
     InvalidRequestError,
     NoGameError,
     NotFoundError,
@@ -98,7 +98,7 @@ def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
     """A person plays ``action`` on the version they saw. Returns the new version.
 
     Raises NotFoundError, NotYourSeatError, GameOverError, StaleVersionError,
-    InvalidRequestError or IllegalActionError (naming the rule), changing nothing.
+    InvalidRequestError or IllegalMoveError (naming the rule), changing nothing.
     """
     parsed = parse_action(action)
     version = _version(expected_version)
@@ -144,7 +144,7 @@ def _engine_apply(state: engine.GameState, seat: int,
     try:
         return engine.apply(state, seat, action)
     except engine.IllegalActionError as exc:
-        raise IllegalActionError(refusals.translate(str(exc))) from None
+        raise IllegalMoveError(refusals.translate(str(exc))) from None
 
 
 def _check_playable(game: Game, expected_version: int) -> None:

@@ -23,16 +23,13 @@ from games.errors import (
     SeatTakenError,
     TableStateError,
 )
-from games.models import BotLevel, Seat, Table
+from games.models import CASUAL_TARGETS, CLOCKS, RANKED_CLOCKS, BotLevel, Seat, Table
 from games.policy import policy
 from games.services import publish
 from games.services import series as series_service
 from games.services.locks import lock_table
 
 NAME_MAX_LENGTH = 60
-CASUAL_TARGETS = (6, 12, 18)
-CLOCKS = (None, 15, 30, 60)
-RANKED_CLOCKS = (15, 30)
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games.services.publish import user_pages_group
 from games.tournaments import publish
 from games.tournaments.models import Tournament
-from kozel_site.ws import SiteSocket, db_call
-
-CLOSE_NOT_FOUND = 4404
-CLOSE_FORBIDDEN = 4403
+from kozel_site.ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, SiteSocket, db_call
 
 
 def _exists(tournament_id: int) -> bool:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
-from games.tournaments.models import Club
+from games.tournaments.models import REASON_MAX, Club
 
 CLOCK_CHOICES = [("", _("No clock")), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
 
@@ -75,4 +75,4 @@ class ResultForm(forms.Form):
                                 label=_("Side A's loss points"))
     loss_b = forms.IntegerField(min_value=0, max_value=60, initial=0,
                                 label=_("Side B's loss points"))
-    reason = forms.CharField(label=_("Reason"), max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
-from games.models import BotLevel, Series, Table
+from games.models import CLOCKS, BotLevel, Series, Table
 
 
 def new_token() -> str:
@@ -26,6 +26,9 @@ def new_token() -> str:
 def new_seed() -> int:
     return secrets.randbits(62)
 
+
+# The longest reason a director or a club owner may give (it is stored with the act).
+REASON_MAX = 200
 
 class Club(models.Model):
     """A club: its members play its tournaments; its owner appoints directors."""
@@ -74,7 +77,7 @@ class Membership(models.Model):
                              related_name="club_memberships")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    reason = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(max_length=REASON_MAX, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -110,7 +113,7 @@ class Tournament(models.Model):
         FINISHED = "finished", _("Finished")
 
     TARGETS = (6, 12)
-    CLOCKS = (None, 15, 30, 60)
+    CLOCKS = CLOCKS  # a table's choices (games/models/tables.py)
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=80)

@@ -25,7 +25,7 @@ from games.tournaments.models import Club, Membership
 DIRECTING = (Membership.Role.OWNER, Membership.Role.DIRECTOR)
 
 
-def is_moderator(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def is_club_moderator(user: AbstractBaseUser | AnonymousUser | None) -> bool:
     """A site moderator: staff, or granted ``tournaments.moderate_clubs``."""
     if user is None or not user.is_authenticated:
         return False
@@ -53,9 +53,9 @@ def is_member(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> bool
 
 def can_direct(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> bool:
     """Run the club's tournaments, manage members, read the audit log."""
-    return role(club, user) in DIRECTING or is_moderator(user)
+    return role(club, user) in DIRECTING or is_club_moderator(user)
 
 
 def can_appoint(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> bool:
     """Appoint or demote directors: the owner (and a site moderator)."""
-    return role(club, user) == Membership.Role.OWNER or is_moderator(user)
+    return role(club, user) == Membership.Role.OWNER or is_club_moderator(user)

@@ -146,7 +146,7 @@ def test_old_state_format_is_replayed() -> None:
         assert seat is not None
         state = apply(state, seat, fast.legal_for(state.core, seat)[-1])
     old = json.loads(json.dumps(old_format(state)))
-    assert GameState.from_dict(old) == state == GameState.replay(old)
+    assert GameState.from_dict(old) == state == GameState.replay_stored(old)
     assert GameState.from_dict(old).to_dict()["format"] == STATE_FORMAT
     with pytest.raises(InvalidPositionError, match="does not match"):
         GameState.from_dict({**old, "seed": 78})
@@ -166,11 +166,11 @@ def test_replay_uses_only_the_seed_and_the_actions() -> None:
     hands = data["core"]["hands"]
     edited = {**data, "core": {**data["core"], "hands": [hands[1], hands[0], *hands[2:]]}}
     assert GameState.from_dict(edited) != state
-    assert GameState.replay(edited) == state
+    assert GameState.replay_stored(edited) == state
     with pytest.raises(InvalidPositionError):
-        GameState.replay({"format": "other"})
+        GameState.replay_stored({"format": "other"})
     with pytest.raises(IllegalActionError):
-        GameState.replay({**data, "history": [["play", 1, "lead AS"]]})
+        GameState.replay_stored({**data, "history": [["play", 1, "lead AS"]]})
 
 
 def test_positions_export_and_errors() -> None:

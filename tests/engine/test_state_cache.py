@@ -44,7 +44,7 @@ def walk_states(state: GameState, rng: random.Random, restarts: float) -> list[G
 
 def independent_replay(data: dict[str, Any]) -> GameState:
     """Rebuild from the stored seed (or start) and actions only, action by action."""
-    return GameState.replay(data)
+    return GameState.replay_stored(data)
 
 
 def check_cache(state: GameState, rng: random.Random) -> None:

@@ -15,7 +15,7 @@ from django.forms.models import model_to_dict
 from games import engine, signals
 from games.errors import (
     GameOverError,
-    IllegalActionError,
+    IllegalMoveError,
     NotFoundError,
     NotYourSeatError,
     StaleVersionError,
@@ -74,7 +74,7 @@ def test_a_refused_act_changes_nothing(playing, full_table):
     assert stale.value.current_version == 0
     with pytest.raises(NotYourSeatError):
         play.submit_table_action(full_table.pk, None, action, 0)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalMoveError):
         play.submit_table_action(full_table.pk, users[other], action, 0)
     assert _stored(game) == before
 

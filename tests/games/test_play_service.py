@@ -11,7 +11,7 @@ from django.db import close_old_connections
 from games import engine
 from games.errors import (
     GameOverError,
-    IllegalActionError,
+    IllegalMoveError,
     InvalidRequestError,
     NotFoundError,
     NotYourSeatError,
@@ -83,7 +83,7 @@ def test_illegal_action_names_the_rule_and_changes_nothing(series):
     for bad, rule in [({"kind": "beat", "cards": hand[:1]}, "R9: nothing to beat yet"),
                       ({"kind": "lead", "cards": [not_mine]},
                        f"R8: {engine.parse_card(not_mine).symbol} not in seat {leader}'s hand")]:
-        with pytest.raises(IllegalActionError) as info:
+        with pytest.raises(IllegalMoveError) as info:
             play.submit_action(game.pk, users[leader], bad, 0)
         assert info.value.message.startswith(rule), info.value.message
     game.refresh_from_db()
@@ -109,7 +109,7 @@ def test_wrong_seat_and_stranger_are_refused(series, cast):
     users = users_by_position(series)
     not_on_turn = (state.turn + 1) % 4
     action = first_legal(state, state.turn, "lead")
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalMoveError):
         play.submit_action(game.pk, users[not_on_turn], action.to_dict(), 0)
     with pytest.raises(NotYourSeatError):
         play.submit_action(game.pk, cast.charlie, action.to_dict(), 0)
@@ -198,7 +198,7 @@ def test_an_illegal_or_stale_act_is_refused_with_its_reason_and_changes_nothing(
     table_id, leader = series.table_id, game.first_leader
     other = (leader + 1) % 4
     lead = first_legal(state_of(game), leader, "lead").to_dict()
-    with pytest.raises(IllegalActionError, match=f"^R8: seat {leader} is on lead"):
+    with pytest.raises(IllegalMoveError, match=f"^R8: seat {leader} is on lead"):
         play.submit_table_action(table_id, users[other], lead, 0)
     with pytest.raises(StaleVersionError) as stale:  # a version not reached
         play.submit_table_action(table_id, users[leader], lead, 1)
@@ -260,7 +260,7 @@ def test_double_submission_applies_exactly_once(cast):
         try:
             play.submit_action(game.pk, user, action, 0)
             outcomes.append("applied")
-        except (StaleVersionError, IllegalActionError) as exc:
+        except (StaleVersionError, IllegalMoveError) as exc:
             outcomes.append(type(exc).__name__)
         finally:
             close_old_connections()

@@ -21,12 +21,11 @@ from accounts.countries import COUNTRY_CHOICES
 from accounts.permissions import has_verified_email
 from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.tournaments import permissions
-from games.tournaments.models import Club, Membership
+from games.tournaments.models import REASON_MAX, Club, Membership
 from games.tournaments.services import audit
 
 SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$")
 RESERVED_SLUGS = {"new", "search", "admin"}
-REASON_MAX = 200
 COUNTRIES = {code for code, _ in COUNTRY_CHOICES}
 
 

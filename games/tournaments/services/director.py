@@ -27,11 +27,9 @@ from games.events import after_commit, send_event_on_commit, send_events_on_comm
 from games.models import Series, Table
 from games.services import tables as table_service
 from games.tournaments import pairing, permissions, publish
-from games.tournaments.models import Entry, Match, Round, Tournament
+from games.tournaments.models import REASON_MAX, Entry, Match, Round, Tournament
 from games.tournaments.services import audit, events, rounds
 from games.tournaments.services.clubs import require_verified, user_by_name
-
-REASON_MAX = 200
 
 
 def _int(data: Mapping[str, Any], key: str, what: str) -> int:
