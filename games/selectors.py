@@ -130,7 +130,7 @@ def live_seat_of(user: AbstractBaseUser | None) -> SeriesSeat | None:
             .select_related("series__table").order_by("-series_id").first())
 
 
-def position_of(table: Table, series: Series | None, user: AbstractBaseUser | None) -> int | None:
+def seat_of_user(table: Table, series: Series | None, user: AbstractBaseUser | None) -> int | None:
     """Where ``user`` sits: in the series' seat snapshot while one exists, else at the table."""
     if user is None or not user.is_authenticated:
         return None

@@ -216,7 +216,7 @@ def read_table_facts(table_id: int) -> TableFacts | None:
 
 def position_in(facts: TableFacts, user: AbstractBaseUser | None) -> int | None:
     """Where ``user`` sits: in the series' roster while one is played, else at the table
-    (selectors.position_of, from the facts)."""
+    (selectors.seat_of_user, from the facts)."""
     if user is None or not user.is_authenticated:
         return None
     if facts.playing:

@@ -16,7 +16,7 @@ from games.conf import game_settings
 from games.errors import InvalidRequestError, PermissionDeniedError, ServiceError
 from games.models import RANKED_PRESETS, ChatMessage, ChatPreference, Table
 from games.policy import policy, user_group
-from games.selectors import chat_dict, current_series, position_of
+from games.selectors import chat_dict, current_series, seat_of_user
 from games.services import publish
 
 RATE_COUNT = 5
@@ -88,7 +88,7 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
 def channel_of(table: Table, user: AbstractBaseUser) -> str:
     """Which chat ``user``'s line belongs to: the players' while they hold a seat of the
     table (of its live series, or of the table between series), else the spectators'."""
-    seated = position_of(table, current_series(table), user) is not None
+    seated = seat_of_user(table, current_series(table), user) is not None
     return ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
 
 
