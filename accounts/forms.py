@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from django import forms
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -66,7 +66,7 @@ class DeleteAccountForm(forms.Form):
                                       "spellcheck": "false"}),
     )
 
-    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import CharField, Count, F, IntegerField, Max, Q, QuerySet, Value
 from django.utils import timezone
 
@@ -210,7 +211,7 @@ def appeals_by(user: Any) -> list[Report]:
     return list(Report.objects.filter(reporter=user, category=Report.Category.APPEAL)[:20])
 
 
-def user_by_name(username: Any) -> Any:
+def user_by_name(username: Any) -> User | None:
     if not isinstance(username, str) or not username.strip():
         return None
     return (get_user_model().objects.select_related("profile")

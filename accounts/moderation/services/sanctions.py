@@ -22,7 +22,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -50,8 +50,8 @@ ACTION_OF_KIND = {
 
 # --- who may act, on whom ------------------------------------------------------------------
 
-def require_moderator(actor: AbstractBaseUser | None,
-                      perm: str = "moderation.add_sanction") -> AbstractBaseUser:
+def require_moderator(actor: User | None,
+                      perm: str = "moderation.add_sanction") -> User:
     """The actor is a signed-in, unsuspended moderator holding ``perm``."""
     if actor is None or not actor.is_authenticated or not actor.is_active:
         raise PermissionDeniedError(_("Only moderators can do that."))
@@ -60,7 +60,7 @@ def require_moderator(actor: AbstractBaseUser | None,
     return actor
 
 
-def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
+def _require_target(actor: User, user: Any) -> User:
     if user is None or not getattr(user, "pk", None):
         raise NotFoundError(_("There is no such player."))
     if user.pk == actor.pk:
@@ -125,7 +125,7 @@ def summary(user_id: int) -> dict[str, Any]:
 
 # --- the one writer of sanctions -------------------------------------------------------------
 
-def create_locked(actor: AbstractBaseUser | None, user: AbstractBaseUser, kind: str,
+def create_locked(actor: User | None, user: User, kind: str,
                   reason: str, ends_at: Any, *, report_ids: list[int] | None = None,
                   details: dict[str, Any] | None = None,
                   action: str | None = None) -> Sanction:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -95,7 +95,7 @@ def validate(s: EventSettings) -> EventSettings:
                          games)
 
 
-def create_tournament(club_id: int, user: AbstractBaseUser | None,
+def create_tournament(club_id: int, user: User | None,
                       s: EventSettings) -> Tournament:
     """A director creates a tournament; registration opens at once."""
     from games.tournaments.models import Club
@@ -148,19 +148,19 @@ def _entered(t: Tournament, user_id: int) -> Entry | None:
     return t.entries.filter(Q(player1_id=user_id) | Q(player2_id=user_id)).first()
 
 
-def _name(user: AbstractBaseUser) -> str:
+def _name(user: User) -> str:
     profile = getattr(user, "profile", None)
     return getattr(profile, "public_name", None) or user.get_username()
 
 
-def _require_member(t: Tournament, user: AbstractBaseUser, who: str = "You") -> None:
+def _require_member(t: Tournament, user: User, who: str = "You") -> None:
     if not permissions.is_member(t.club, user):
         message = (_("You must be a member of %(club)s to play.") if who == "You"
                    else _("Your partner must be a member of %(club)s to play."))
         raise PermissionDeniedError(message % {"club": t.club.name})
 
 
-def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "", *,
+def register(tournament_id: int, user: User | None, partner: str = "", *,
              email_opt_in: bool = False) -> Entry:
     """A member enters: alone (individual) or with a partner who must confirm (pairs)."""
     user = require_verified(user, "register")
@@ -202,7 +202,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
     return entry
 
 
-def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id: int,
+def confirm_partner(tournament_id: int, user: User | None, entry_id: int,
                     accept: bool = True) -> Entry | None:
     """The invited partner confirms (the pair is entered) or declines (it is removed)."""
     user = require_verified(user, "confirm")
@@ -227,7 +227,7 @@ def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id:
     return entry
 
 
-def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
+def withdraw(tournament_id: int, user: User | None) -> None:
     """A player withdraws their entry: before the start it is removed; after, it is no
     longer paired and its results stand."""
     if user is None or not user.is_authenticated:
@@ -241,7 +241,7 @@ def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
         withdraw_locked(t, entry, user)
 
 
-def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
+def withdraw_locked(t: Tournament, entry: Entry, actor: User | None,
                     reason: str = "") -> None:
     """Withdraw ``entry``. The caller holds the tournament's lock."""
     if t.status == Tournament.Status.FINISHED:
@@ -257,7 +257,7 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
     publish.on_commit_changed(t.pk)
 
 
-def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) -> None:
+def repair_without(t: Tournament, entry: Entry, actor: User | None) -> None:
     """An entry left while the next round is paired but not started: pair it again
     without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
     from games.tournaments.services import rounds
@@ -270,7 +270,7 @@ def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) 
         rounds.pair_round_locked(t, waiting.number, actor)
 
 
-def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> Entry:
+def add_bot_entry(t: Tournament, actor: User | None, level: str) -> Entry:
     """A director enters a bot (labelled; never in the prize places). Caller locks."""
     if not t.bots_allowed:
         raise PermissionDeniedError(_("This tournament does not allow bots."))
@@ -310,6 +310,6 @@ def fill_with_bots_locked(t: Tournament, number: int, count: int) -> list[Entry]
     return made
 
 
-def member_of(t: Tournament, user: AbstractBaseUser) -> bool:
+def member_of(t: Tournament, user: User) -> bool:
     return Membership.objects.filter(club=t.club, user=user,
                                      status=Membership.Status.ACTIVE).exists()

@@ -32,7 +32,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -101,7 +101,7 @@ def schedule_entries(t: Tournament) -> list[Entry]:
     return list(Entry.objects.filter(match_sides__match__round=first).distinct())
 
 
-def pair_round_locked(t: Tournament, number: int, actor: AbstractBaseUser | None = None
+def pair_round_locked(t: Tournament, number: int, actor: User | None = None
                       ) -> Round:
     """Pair round ``number`` (create it, or re-pair it while not started). Caller holds
     the tournament's lock. Deterministic given the event's seed and the stored results.
@@ -184,7 +184,7 @@ def total_rounds(t: Tournament, field: int) -> int:
 # --- starting ------------------------------------------------------------------------------
 
 
-def start_tournament_locked(t: Tournament, actor: AbstractBaseUser | None) -> Round:
+def start_tournament_locked(t: Tournament, actor: User | None) -> Round:
     """Close registration and start round 1. Caller holds the tournament's lock."""
     if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         raise TableStateError(_("The tournament has already started."))
@@ -228,7 +228,7 @@ def _people_by_position(match: Match) -> dict[int, tuple[Entry, int | None]]:
     return seats
 
 
-def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | None) -> Round:
+def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Round:
     """Create every match's table, seat everybody, open check-in. Caller holds the
     tournament's lock (the round is locked here, then each table through the games
     services, in the lock order)."""
@@ -359,7 +359,7 @@ def _begin_locked(match: Match) -> None:
     match.save(update_fields=["series", "status"])
 
 
-def check_in(match_id: object, user: AbstractBaseUser | None) -> int:
+def check_in(match_id: object, user: User | None) -> int:
     """A player checks in for their match (the banner's button); returns the table id.
 
     The series starts when the last person of the match has checked in. Checking in
@@ -611,7 +611,7 @@ def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
     transaction.on_commit(enqueue)
 
 
-def start_next_round(tournament_id: int, number: int, actor: AbstractBaseUser | None = None,
+def start_next_round(tournament_id: int, number: int, actor: User | None = None,
                      *, force: bool = False) -> bool:
     """Start round ``number`` if it is paired, the previous one is over and the event is
     not paused (a director's ``force`` starts it during a pause or the break)."""
