@@ -13,12 +13,15 @@ Both are receive-only: anything a client sends is ignored (one "ping" is answere
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.tournaments import publish
 from kozel_site.ws import SiteSocket, db_call
+
+if TYPE_CHECKING:
+    from channels.layers import BaseChannelLayer
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -30,7 +33,9 @@ def _exists(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
-class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
+# SiteSocket starts the consumer itself and types its channel_receive its own way.
+class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    channel_layer: BaseChannelLayer  # the site always configures one
     group: str = ""
 
     async def connect(self) -> None:
@@ -50,7 +55,8 @@ class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
 
-    async def decode_json(self, text_data: str) -> Any:
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
         except (ValueError, RecursionError):  # STACK-NOTES 14

@@ -193,7 +193,9 @@ def send_to_user(user_id: int, message: dict[str, Any]) -> None:
     import logging
 
     try:
-        async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
+        layer = get_channel_layer()
+        assert layer is not None, "CHANNEL_LAYERS is not configured"
+        async_to_sync(layer.group_send)(user_group(user_id), message)
     except Exception:  # noqa: BLE001
         logging.getLogger(__name__).exception("could not reach the sockets of %s", user_id)
 
