@@ -53,7 +53,7 @@ def profile_for(user: User) -> Profile:
     may beat; this keeps such pages working without writing on a read.
     """
     try:
-        return user.profile  # type: ignore[attr-defined,no-any-return]
+        return user.profile
     except ObjectDoesNotExist:
         return Profile(user=user)
 

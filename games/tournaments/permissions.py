@@ -29,8 +29,7 @@ def is_moderator(user: User | AnonymousUser | None) -> bool:
     """A site moderator: staff, or granted ``tournaments.moderate_clubs``."""
     if user is None or not user.is_authenticated:
         return False
-    return bool(getattr(user, "is_staff", False)
-                or user.has_perm("tournaments.moderate_clubs"))  # type: ignore[union-attr]
+    return bool(user.is_staff or user.has_perm("tournaments.moderate_clubs"))
 
 
 def membership(club: Club, user: User | AnonymousUser | None) -> Membership | None:
