@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.models import User
@@ -35,7 +35,8 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Countries named and sorted in the page's language (CLDR, issue 16).
-        self.fields["country"].choices = [("", gettext("— not shown —")), *localized_choices()]
+        country = cast(forms.ChoiceField, self.fields["country"])
+        country.choices = [("", gettext("— not shown —")), *localized_choices()]
         self.fields["bio"].help_text = gettext(
             "A line or two for other players, at most %(n)d characters.") % {"n": BIO_MAX_LENGTH}
 

@@ -39,8 +39,8 @@ def supported(code: object) -> str | None:
         return None
 
 
-def profile_language(user: User) -> str | None:
-    """The profile's preferred language of ``user`` (one query), or None."""
+def profile_language(user: User | int) -> str | None:
+    """The preferred language of ``user`` (a user or an id) from its profile, or None."""
     from accounts.models import Profile
 
     code = (Profile.objects.filter(user=user)

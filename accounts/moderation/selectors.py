@@ -25,6 +25,8 @@ RANKED_BARS = (Sanction.Kind.RANKED_BAN, Sanction.Kind.CHEATING, Sanction.Kind.B
 def in_force(user_id: int | None, kinds: tuple[str, ...] | None = None,
              at: datetime | None = None) -> QuerySet[Sanction]:
     """The user's sanctions in force at ``at`` (now), longest-lasting first."""
+    if user_id is None:  # nobody signed in
+        return Sanction.objects.none()
     at = at or timezone.now()
     rows = Sanction.objects.filter(user_id=user_id, lifted_at__isnull=True, starts_at__lte=at)
     rows = rows.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=at))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import cast
 
 from django.conf import settings
 
@@ -22,8 +23,15 @@ def _key() -> str:
     return f"{settings.REDIS_PREFIX}:presence:pages"
 
 
+def _live(now: float) -> list[bytes]:
+    """The members whose expiry is after ``now``."""
+    # redis-py types replies for its sync and async clients at once; this client is sync
+    # and does not decode, so a member is bytes.
+    return cast(list[bytes], table_presence.client().zrangebyscore(_key(), f"({now}", "+inf"))
+
+
 def _members_of(user_id: int, now: float) -> list[bytes]:
-    return [m for m in table_presence.client().zrangebyscore(_key(), f"({now}", "+inf")
+    return [m for m in _live(now)
             if m.decode().partition("|")[0] == str(user_id)]
 
 
@@ -52,7 +60,7 @@ def on_pages(now: float | None = None) -> set[int]:
     now = time.time() if now is None else now
     try:
         return {int(m.decode().partition("|")[0])
-                for m in table_presence.client().zrangebyscore(_key(), f"({now}", "+inf")}
+                for m in _live(now)}
     except Exception:  # noqa: BLE001 - presence is advisory: nobody looks online
         return set()
 
@@ -65,7 +73,7 @@ def online_among(user_ids: Iterable[int], now: float | None = None) -> set[int]:
     now = time.time() if now is None else now
     try:
         pages = {int(m.decode().partition("|")[0])
-                 for m in table_presence.client().zrangebyscore(_key(), f"({now}", "+inf")}
+                 for m in _live(now)}
         tables = set(table_presence.online(now))
     except Exception:  # noqa: BLE001 - presence is advisory: nobody looks online
         return set()

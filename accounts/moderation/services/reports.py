@@ -150,8 +150,9 @@ def file_report(reporter: User | None, reported: Any, category: Any, text: Any =
     reporter = _require_player(reporter)
     if reported in (None, "") and message_id not in (None, ""):
         # Reporting a chat line names its author.
-        line = ChatMessage.objects.select_related("user").filter(
-            pk=_id(message_id, "chat line")).first()
+        line_id = _id(message_id, "chat line")
+        line = (ChatMessage.objects.select_related("user").filter(pk=line_id).first()
+                if line_id else None)
         reported = line.user if line is not None else None
     elif not hasattr(reported, "pk"):
         reported = selectors.user_by_name(reported)
@@ -190,7 +191,8 @@ def file_report(reporter: User | None, reported: Any, category: Any, text: Any =
 def file_filter_report(message: ChatMessage, matched: tuple[str, ...]) -> Report:
     """The chat filter flagged ``message``: file it for review (the site is the reporter).
     Called inside the chat service's transaction (games/policy.py ``after_chat``)."""
-    where = {"message": message, "table": message.table, "series": None, "game": None}
+    where: dict[str, Any] = {"message": message, "table": message.table, "series": None,
+                             "game": None}
     where["series"] = game_selectors.current_series(message.table)
     where["game"] = game_selectors.current_game(where["series"])
     context = _context(message.user, where)
@@ -241,7 +243,7 @@ def close_report(actor: User | None, report_id: Any, reason: Any = "") -> Report
     pk = _id(report_id, "report")
     note = _text(reason)
     with transaction.atomic():
-        report = Report.objects.select_for_update().filter(pk=pk).first()
+        report = Report.objects.select_for_update().filter(pk=pk).first() if pk else None
         if report is None:
             raise NotFoundError(_("That report does not exist."))
         if report.status != Report.Status.OPEN:

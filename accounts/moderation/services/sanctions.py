@@ -37,7 +37,7 @@ from games.models import ChatMessage, Seat, Table
 from games.policy import user_group
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
-ACTION_OF_KIND = {
+ACTION_OF_KIND: dict[str, str] = {
     Sanction.Kind.WARN: ModerationLog.Action.WARN,
     Sanction.Kind.CHAT_MUTE: ModerationLog.Action.CHAT_MUTE,
     Sanction.Kind.RANKED_BAN: ModerationLog.Action.RANKED_BAN,
