@@ -119,7 +119,7 @@ def club_leaderboard(club: Club, limit: int = 20) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects.in_bulk(list(totals))
-    rows = [{"user": users[u], "points": p, "events": len(events[u])}
+    rows: list[dict[str, Any]] = [{"user": users[u], "points": p, "events": len(events[u])}
             for u, p in totals.items() if u in users]
     rows.sort(key=lambda r: (-r["points"], r["user"].get_username()))
     return rows[:limit]

@@ -253,6 +253,7 @@ def _substitute(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
 
         position = next(p for p, (_e, person) in _people_by_position(match).items()
                         if person == old.pk)
+        assert match.table_id is not None  # a started match has its table
         table = Table.objects.get(pk=match.table_id)
         table_service.kick(table.pk, t.created_by, position)
         table_service.take_seat(table.pk, new, position)

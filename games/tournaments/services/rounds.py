@@ -303,11 +303,13 @@ def _schedule(round_: Round) -> None:
 
     def enqueue() -> None:
         try:
+            checkin_deadline, ends_at = round_.checkin_deadline, round_.ends_at
+            assert checkin_deadline is not None and ends_at is not None  # a started round
             tasks.checkin_deadline_task.apply_async(
-                (round_.pk,), countdown=max(0.0, (round_.checkin_deadline
+                (round_.pk,), countdown=max(0.0, (checkin_deadline
                                                   - timezone.now()).total_seconds()))
             tasks.round_time_task.apply_async(
-                (round_.pk,), countdown=max(0.0, (round_.ends_at
+                (round_.pk,), countdown=max(0.0, (ends_at
                                                   - timezone.now()).total_seconds()))
         except Exception:  # noqa: BLE001 - the beat tick does it
             logger.exception("could not schedule round %s", round_.pk)
@@ -422,6 +424,7 @@ def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> 
         round_ = Round.objects.select_for_update().get(pk=round_id)
         if round_.status != Round.Status.CHECKIN:
             return 0
+        assert round_.checkin_deadline is not None  # set when the round started
         if not force and (now or timezone.now()) + EARLY < round_.checkin_deadline:
             return 0
         settled = 0
@@ -430,6 +433,7 @@ def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> 
             absent = _absent(match)
             positions = {p for p, (_, person) in _people_by_position(match).items()
                          if person in absent and p not in match.substitutes}
+            assert match.table_id is not None  # a started match has its table
             table = Table.objects.get(pk=match.table_id)
             if not positions and table.status == Table.Status.OPEN:
                 _begin_locked(match)  # everybody came (the last check-in raced us)
@@ -472,6 +476,7 @@ def round_time(round_id: int, *, force: bool = False, now: Any = None) -> int:
         round_ = Round.objects.select_for_update().get(pk=round_id)
         if round_.status not in (Round.Status.CHECKIN, Round.Status.PLAYING):
             return 0
+        assert round_.ends_at is not None  # set when the round started
         if not force and (now or timezone.now()) + EARLY < round_.ends_at:
             return 0
     if round_.status == Round.Status.CHECKIN:
@@ -637,7 +642,7 @@ def tick(now: Any = None) -> dict[str, int]:
     """The beat backstop: scheduled starts, check-in deadlines, time limits, matches whose
     series ended, rounds due after their break. Every step is idempotent."""
     now = now or timezone.now()
-    done = Counter()
+    done: Counter[str] = Counter()
     for t_id in Tournament.objects.filter(
             status__in=[Tournament.Status.REGISTRATION, Tournament.Status.CLOSED],
             starts_at__lte=now).values_list("pk", flat=True)[:20]:
