@@ -7,8 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
-from games.models import BotLevel
-from games.tournaments.models import Club, Tournament
+from games.tournaments.models import Club
 
 CLOCK_CHOICES = [("", _("No clock")), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
 
@@ -28,12 +27,8 @@ class ClubForm(forms.Form):
 
 
 class ClubEditForm(ClubForm):
+    # Django drops an inherited form field set to None; the stubs allow only fields here.
     slug = None  # type: ignore[assignment]
-
-
-class ReasonForm(forms.Form):
-    user_id = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
 class TournamentForm(forms.Form):
@@ -72,11 +67,6 @@ class RegisterForm(forms.Form):
     email_opt_in = forms.BooleanField(label=_("Email me when my rounds start"), required=False)
 
 
-class BotEntryForm(forms.Form):
-    level = forms.ChoiceField(choices=BotLevel.choices, initial=BotLevel.CASUAL,
-                              label=_("Bot level"))
-
-
 class ResultForm(forms.Form):
     match_id = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     outcome = forms.ChoiceField(choices=[("A", _("Side A won")), ("B", _("Side B won")),
@@ -87,25 +77,3 @@ class ResultForm(forms.Form):
     loss_b = forms.IntegerField(min_value=0, max_value=60, initial=0,
                                 label=_("Side B's loss points"))
     reason = forms.CharField(label=_("Reason"), max_length=200)
-
-
-class PairForm(forms.Form):
-    first = forms.IntegerField(label=_("First entry"), min_value=1)
-    second = forms.IntegerField(label=_("Second entry"), min_value=1)
-
-
-class EntryActionForm(forms.Form):
-    entry_id = forms.IntegerField(label=_("Entry"), min_value=1)
-    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
-
-
-class SubstituteForm(forms.Form):
-    entry_id = forms.IntegerField(label=_("Entry"), min_value=1)
-    old = forms.CharField(max_length=150, label=_("Player leaving"))
-    new = forms.CharField(max_length=150, label=_("Player coming in"))
-    reason = forms.CharField(label=_("Reason"), max_length=200)
-
-
-def tournament_format_kind(fmt: str) -> str:
-    return (Tournament.Kind.PAIRS if fmt in ("swiss", "round_robin")
-            else Tournament.Kind.INDIVIDUAL)

@@ -211,13 +211,6 @@ def partner_repeats(tables: Iterable[Sequence[int]], partners: Mapping[frozenset
                for t in tables)
 
 
-def opponent_repeats(tables: Iterable[Sequence[int]],
-                     opponents: Mapping[frozenset[int], int]) -> int:
-    """How many opponent pairs in ``tables`` already met (with multiplicity)."""
-    return sum(opponents.get(pair_key(t[a], t[b]), 0)
-               for t in tables for a in (0, 2) for b in (1, 3))
-
-
 def pair_individual(ranked: Sequence[int], scores: Mapping[int, int],
                     partners: Mapping[frozenset[int], int],
                     opponents: Mapping[frozenset[int], int], byes: Mapping[int, int],

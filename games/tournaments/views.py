@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -369,7 +367,3 @@ def _safe(text: str) -> str:
 def banner(request: HttpRequest) -> HttpResponse:
     """The round-start banner alone (static/js/tournaments/banner.js fetches it live)."""
     return render(request, "tournaments/_banner.html")
-
-
-def starts_soon(t: Tournament) -> bool:
-    return bool(t.starts_at and t.starts_at - timezone.now() < timedelta(hours=1))

@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.language import recipient_language
-from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import ModerationLog, Sanction
 from accounts.moderation.services.sanctions import create_locked
@@ -98,7 +97,3 @@ def escalate_series(series_id: int) -> list[int]:
                           action=ModerationLog.Action.AUTO_RANKED_BAN)
             banned.append(user_id)
     return banned
-
-
-def current_ban(user: Any) -> Sanction | None:
-    return selectors.ranked_bar_of(user)

@@ -23,7 +23,7 @@ from games.services.errors import (
     TableStateError,
 )
 from games.tournaments import pairing, permissions, publish
-from games.tournaments.models import Entry, Membership, Round, Tournament
+from games.tournaments.models import Entry, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
 
@@ -308,8 +308,3 @@ def fill_with_bots_locked(t: Tournament, number: int, count: int) -> list[Entry]
                      level=BotLevel.CASUAL, round=number, reason="fills the last table")
         made.append(entry)
     return made
-
-
-def member_of(t: Tournament, user: User) -> bool:
-    return Membership.objects.filter(club=t.club, user=user,
-                                     status=Membership.Status.ACTIVE).exists()

@@ -43,7 +43,6 @@ from games.services import finish, locks
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.services.errors import (
-    InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     ServiceError,
@@ -682,9 +681,3 @@ def tick(now: Any = None) -> dict[str, int]:
                          .values_list("tournament_id", "number")[:20]):
         done["rounds"] += start_next_round(t_id, number)
     return dict(done)
-
-
-def validate_positive_id(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRequestError(_("No such %(what)s.") % {"what": what})
-    return value
