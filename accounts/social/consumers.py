@@ -90,7 +90,7 @@ class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
     async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
-        except (ValueError, RecursionError):  # STACK-NOTES 14
+        except (ValueError, RecursionError):  # deep nesting raises RecursionError
             return None
 
     async def tournament_banner(self, event: dict[str, Any]) -> None:

@@ -59,7 +59,7 @@ class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignor
     async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
-        except (ValueError, RecursionError):  # STACK-NOTES 14
+        except (ValueError, RecursionError):  # deep nesting raises RecursionError
             return None
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
