@@ -40,8 +40,9 @@ Kind = Notification.Kind
 UNSUBSCRIBE_SALT = "social.unsubscribe"
 # The kinds one can get by email, and the SocialSettings field that opts in.
 # (A round start is emailed by tournaments to whoever opted in on their entry.)
-EMAIL_FIELDS = {Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
-                Kind.MODERATOR: "email_moderator"}
+EMAIL_FIELDS: dict[str, str] = {
+    Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
+    Kind.MODERATOR: "email_moderator"}
 
 
 def text_of(notification: Notification) -> str:
@@ -84,7 +85,9 @@ def frame_of(notification: Notification, unread: int) -> dict[str, Any]:
 def push(user_id: int, frame: dict[str, Any]) -> None:
     """Send ``frame`` to every open page of the user now (log, never raise)."""
     try:
-        async_to_sync(get_channel_layer().group_send)(
+        layer = get_channel_layer()
+        assert layer is not None, "CHANNEL_LAYERS is not configured"
+        async_to_sync(layer.group_send)(
             user_pages_group(user_id), {"type": "user.frame", "frame": frame})
     except Exception:  # noqa: BLE001 - the badge is rendered with every page anyway
         logger.exception("could not push to the pages of %s", user_id)

@@ -30,7 +30,9 @@ def tournament_group(tournament_id: int) -> str:
 
 def _send(group: str, message: dict[str, Any]) -> None:
     try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
+        layer = get_channel_layer()
+        assert layer is not None, "CHANNEL_LAYERS is not configured"
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # noqa: BLE001 - pages refresh anyway; the change is stored
         logger.exception("broadcast to %s failed", group)
 
@@ -45,5 +47,9 @@ def on_commit_changed(tournament_id: int) -> None:
 def on_commit_banner(user_ids: Iterable[int]) -> None:
     """After commit, tell these people's open pages to fetch the banner again."""
     ids = sorted(set(user_ids))
-    transaction.on_commit(lambda: [_send(user_pages_group(u), {"type": "tournament.banner"})
-                                   for u in ids])
+
+    def send() -> None:
+        for u in ids:
+            _send(user_pages_group(u), {"type": "tournament.banner"})
+
+    transaction.on_commit(send)

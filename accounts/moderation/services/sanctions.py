@@ -23,7 +23,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -42,7 +42,7 @@ from games.queue.services import leave_queue
 from games.services import chat, clock, tables
 from games.services.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 
-ACTION_OF_KIND = {
+ACTION_OF_KIND: dict[str, str] = {
     Sanction.Kind.WARN: ModerationLog.Action.WARN,
     Sanction.Kind.CHAT_MUTE: ModerationLog.Action.CHAT_MUTE,
     Sanction.Kind.RANKED_BAN: ModerationLog.Action.RANKED_BAN,
@@ -55,7 +55,7 @@ ACTION_OF_KIND = {
 
 # --- who may act, on whom ------------------------------------------------------------------
 
-def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
+def _require_target(actor: User, user: Any) -> User:
     if user is None or not getattr(user, "pk", None):
         raise NotFoundError(_("There is no such player."))
     if user.pk == actor.pk:
@@ -120,7 +120,7 @@ def summary(user_id: int) -> dict[str, Any]:
 
 # --- the one writer of sanctions -------------------------------------------------------------
 
-def create_locked(actor: AbstractBaseUser | None, user: AbstractBaseUser, kind: str,
+def create_locked(actor: User | None, user: User, kind: str,
                   reason: str, ends_at: Any, *, report_ids: list[int] | None = None,
                   details: dict[str, Any] | None = None,
                   action: str | None = None) -> Sanction:
@@ -182,7 +182,9 @@ def send_to_user(user_id: int, message: dict[str, Any]) -> None:
     """Tell every open table socket of a user (after commit; a failure only logs: the
     sanction is stored, and a closed socket cannot reconnect past the middleware)."""
     try:
-        async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
+        layer = get_channel_layer()
+        assert layer is not None, "CHANNEL_LAYERS is not configured"
+        async_to_sync(layer.group_send)(user_group(user_id), message)
     except Exception:  # noqa: BLE001
         logging.getLogger(__name__).exception("could not reach the sockets of %s", user_id)
 
