@@ -8,7 +8,7 @@ from typing import Any
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest
@@ -27,8 +27,8 @@ class AccountAdapter(DefaultAccountAdapter):
     """The site's account adapter (``ACCOUNT_ADAPTER``)."""
 
     def save_user(
-        self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
-    ) -> AbstractBaseUser:
+        self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True
+    ) -> User:
         """Save the new user, then give it a profile in the language it signed up in.
 
         allauth runs sign-up in a transaction, so user and profile commit together.

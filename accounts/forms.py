@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from django import forms
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -35,7 +35,8 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Countries named and sorted in the page's language (CLDR, issue 16).
-        self.fields["country"].choices = [("", gettext("— not shown —")), *localized_choices()]
+        country = cast(forms.ChoiceField, self.fields["country"])
+        country.choices = [("", gettext("— not shown —")), *localized_choices()]
         self.fields["bio"].help_text = gettext(
             "A line or two for other players, at most %(n)d characters.") % {"n": BIO_MAX_LENGTH}
 
@@ -66,7 +67,7 @@ class DeleteAccountForm(forms.Form):
                                       "spellcheck": "false"}),
     )
 
-    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Mod
 
@@ -34,7 +34,7 @@ def _of_person(person: Any) -> Q:
     return Q(user=person) | Q(away_user=person)
 
 
-def series_of(player: AbstractBaseUser, viewer: AbstractBaseUser | None,
+def series_of(player: User, viewer: User | AnonymousUser | None,
               wanted: HistoryFilter) -> QuerySet[Series]:
     """The series ``player`` took part in that ``viewer`` may see, filtered."""
     mine = SeriesSeat.objects.filter(_of_person(player), series=OuterRef("pk"))

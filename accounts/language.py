@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -42,14 +42,14 @@ def supported(code: object) -> str | None:
         return None
 
 
-def profile_language(user: AbstractBaseUser) -> str | None:
-    """The profile's preferred language of ``user`` (one query), or None."""
+def profile_language(user: User | int) -> str | None:
+    """The preferred language of ``user`` (a user or an id) from its profile, or None."""
     code = (Profile.objects.filter(user=user)
             .values_list("preferred_language", flat=True).first())
     return supported(code)
 
 
-def recipient_language(user: AbstractBaseUser | int | None) -> str:
+def recipient_language(user: User | int | None) -> str:
     """The language to write to ``user`` (a user or a user id) in: their profile's, else
     the site's default. Mail and notifications use it, never the language of the person
     or worker who caused them."""
@@ -61,7 +61,7 @@ def remember(session: Any, code: str | None) -> None:
     session[SESSION_KEY] = code or ""
 
 
-def session_language(session: Any, user: AbstractBaseUser) -> str | None:
+def session_language(session: Any, user: User) -> str | None:
     """A signed-in user's language: the session's copy, else the profile (then kept)."""
     code = session.get(SESSION_KEY)
     if code is None:
@@ -134,7 +134,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return django_set_language(request)
 
 
-def on_login(sender: type, request: HttpRequest | None, user: AbstractBaseUser,
+def on_login(sender: type, request: HttpRequest | None, user: User,
              **kwargs: Any) -> None:
     """``user_logged_in``: read the profile's language into the new session."""
     if request is not None and hasattr(request, "session"):

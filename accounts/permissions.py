@@ -14,15 +14,14 @@ from typing import Any
 
 from allauth.account.decorators import verified_email_required
 from allauth.account.models import EmailAddress
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.decorators import method_decorator
 
 __all__ = ["VerifiedEmailRequiredMixin", "has_verified_email", "verified_email_required"]
 
 
-def has_verified_email(user: AbstractBaseUser | AnonymousUser) -> bool:
+def has_verified_email(user: User | AnonymousUser) -> bool:
     """True when ``user`` is signed in and owns at least one verified email address."""
     if not user.is_authenticated:
         return False
@@ -34,4 +33,5 @@ class VerifiedEmailRequiredMixin:
 
     @method_decorator(verified_email_required)
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
+        # A mixin: dispatch comes from the view class it is mixed into.
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]

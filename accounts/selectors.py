@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
 
 from accounts.models import Profile
@@ -31,7 +31,7 @@ class ProfileStats:
     goats_with_eggs: int = 0
 
 
-def profile_stats(user: AbstractBaseUser) -> ProfileStats:
+def profile_stats(user: User) -> ProfileStats:
     """The player's game statistics for the public profile (one query).
 
     Counted from the per-player series records the ratings app writes when a series
@@ -45,19 +45,19 @@ def profile_stats(user: AbstractBaseUser) -> ProfileStats:
                         goats_with_eggs=t.goats_with_eggs)
 
 
-def profile_for(user: AbstractBaseUser) -> Profile:
+def profile_for(user: User) -> Profile:
     """The user's profile, or an unsaved blank one if the row does not exist yet.
 
     Users created outside sign-up get their row from an on-commit hook, which a page
     may beat; this keeps such pages working without writing on a read.
     """
     try:
-        return user.profile  # type: ignore[attr-defined,no-any-return]
+        return user.profile
     except ObjectDoesNotExist:
         return Profile(user=user)
 
 
-def user_by_username(username: str) -> AbstractBaseUser | None:
+def user_by_username(username: str) -> User | None:
     """The user with exactly this username, else the only case-insensitive match, else None.
 
     allauth keeps usernames unique regardless of case, so the fallback is unambiguous

@@ -10,7 +10,7 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -23,7 +23,7 @@ DELETED_USERNAME_PREFIX = "deleted-"
 EDITABLE_PROFILE_FIELDS = ("display_name", "bio", "country", "preferred_language")
 
 
-def ensure_profile(user: AbstractBaseUser) -> Profile:
+def ensure_profile(user: User) -> Profile:
     """Return the user's profile, creating an empty one if the user has none yet.
 
     Idempotent and safe to race: ``get_or_create`` retries the read when a concurrent
@@ -53,7 +53,7 @@ def create_missing_profiles(profile_model: Any = None, user_model: Any = None) -
 
 
 @transaction.atomic
-def update_profile(user: AbstractBaseUser, **changes: Any) -> Profile:
+def update_profile(user: User, **changes: Any) -> Profile:
     """Change the editable profile fields of ``user`` and return the saved profile.
 
     Validates everything before writing: on any bad value it raises
@@ -78,7 +78,7 @@ def update_profile(user: AbstractBaseUser, **changes: Any) -> Profile:
 
 
 @transaction.atomic
-def delete_account(user: AbstractBaseUser) -> None:
+def delete_account(user: User) -> None:
     """Anonymise ``user`` for good, keeping the row so games that point at it survive.
 
     The username becomes ``deleted-<id>``, every email address goes (so the address can

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import history, language, selectors, services
 from accounts.forms import DeleteAccountForm, ProfileForm
+from accounts.http import AuthenticatedHttpRequest
 from accounts.social import selectors as social_selectors
 from games.ratings import selectors as rating_selectors
 
@@ -46,7 +47,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def account_settings(request: HttpRequest) -> HttpResponse:
+def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/account/settings/``: edit the profile; bad input re-shows the form, unchanged."""
     profile = selectors.profile_for(request.user)
     if request.method == "POST":
@@ -80,7 +81,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/account/delete/``: explain, ask for the username, then anonymise and sign out."""
     if request.method == "POST":
         form = DeleteAccountForm(request.POST, user=request.user)

@@ -22,9 +22,10 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            # A suspended account's handshakes are refused (issue 14). The suspension
-            # and the socket's language are read with the user.
-            auth_middleware_stack(SuspensionGate(URLRouter(websocket_urlpatterns)),
+            # A suspended account's handshakes are refused. The suspension and the
+            # socket's language are read with the user. (The stubs type URLRouter's
+            # routes as channels' own pattern class; Django's path() makes them.)
+            auth_middleware_stack(SuspensionGate(URLRouter(websocket_urlpatterns)),  # type: ignore[arg-type]
                                   readers=(read_suspension, read_scope_language))
         ),
     }

@@ -29,10 +29,11 @@ class PingConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             return
         await super().receive(text_data=text_data, **kwargs)
 
-    async def decode_json(self, text_data: str) -> Any:
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
-        except (ValueError, RecursionError):  # deep nesting recurses (STACK-NOTES 14)
+        except (ValueError, RecursionError):  # a frame nested a few thousand levels deep recurses
             return None
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -43,7 +44,7 @@ class PingConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         nonce = content.get("nonce")
         if nonce is not None and not isinstance(nonce, (str, int)):
             nonce = None
-        user = self.scope.get("user")
+        user: Any = self.scope.get("user")
         # Through Redis and back: the message reaches this consumer's own channel.
         await self.channel_layer.send(self.channel_name, {
             "type": "ping.reply",

@@ -38,7 +38,7 @@ TESTED_VERSION = "5.7.0"
 def install() -> None:
     """Patch ``kombu.transport.redis.Channel._connparams`` (idempotent). Raises if the
     patched method is gone or takes other arguments."""
-    original = transport.Channel._connparams
+    original = transport.Channel._connparams  # type: ignore[attr-defined]  # private: not in the stubs
     if getattr(original, "kozel_fixed", False):
         return
     if list(inspect.signature(original).parameters) != ["self", "asynchronous"]:
@@ -52,4 +52,4 @@ def install() -> None:
         return original(self, asynchronous=asynchronous)
 
     _connparams.kozel_fixed = True  # type: ignore[attr-defined]
-    transport.Channel._connparams = _connparams  # type: ignore[method-assign]
+    transport.Channel._connparams = _connparams  # type: ignore[attr-defined]

@@ -9,11 +9,12 @@ from games.routing import websocket_urlpatterns as games_patterns
 from games.tournaments.routing import websocket_urlpatterns as tournament_patterns
 from kozel_site.consumers import PingConsumer, UnknownPathConsumer
 
+# django-stubs types path() for views; channels routes ASGI applications through it.
 websocket_urlpatterns = [
-    path("ws/ping/", PingConsumer.as_asgi()),
+    path("ws/ping/", PingConsumer.as_asgi()),  # type: ignore[arg-type]
     *games_patterns,
     *tournament_patterns,
     *social_patterns,  # ws/me/: the per-user page socket (issue 17)
     # Last: any other path is refused at the handshake instead of raising in the router.
-    re_path(r"", UnknownPathConsumer.as_asgi()),
+    re_path(r"", UnknownPathConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

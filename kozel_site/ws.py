@@ -10,7 +10,7 @@ from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.auth import AuthMiddleware
-from channels.consumer import AsyncConsumer
+from channels.consumer import AsyncConsumer, get_handler_name
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
 
@@ -68,3 +68,14 @@ class SiteSocket(AsyncConsumer):
                 await send(message)
 
         await super().__call__(scope, receive, send_unless_closed)
+
+    async def dispatch(self, message: Any) -> None:
+        """channels' ``dispatch`` without its ``aclose_old_connections`` before every
+        message: that is a hop to the process's one sync thread for every frame and
+        every group message, queued behind the moves' database calls. Our consumers
+        reach the database only through ``database_sync_to_async``, which closes old
+        connections around each call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

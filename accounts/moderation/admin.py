@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
 from accounts.moderation.services import reports as report_service
 from accounts.moderation.services import sanctions as sanction_service
@@ -59,7 +60,8 @@ class ReportAdmin(_NoWrites):
         return found
 
     @admin.action(description=_("Close the selected reports (nothing to act on)"))
-    def close_reports(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+    def close_reports(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Report]
+                      ) -> None:
         closed = 0
         for report in queryset.filter(status=Report.Status.OPEN):
             try:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from accounts.moderation import selectors
 from games.errors import PermissionDeniedError
 
 
-def require_moderator(actor: AbstractBaseUser | None,
-                      perm: str = "moderation.add_sanction") -> AbstractBaseUser:
+def require_moderator(actor: User | None,
+                      perm: str = "moderation.add_sanction") -> User:
     """The actor is a signed-in, unsuspended moderator holding ``perm``."""
     if actor is None or not actor.is_authenticated or not actor.is_active:
         raise PermissionDeniedError(_("Only moderators can do that."))

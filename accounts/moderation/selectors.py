@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import CharField, Count, F, IntegerField, Max, Q, QuerySet, Value
 from django.utils import timezone
 
@@ -24,6 +25,8 @@ RANKED_BARS = (Sanction.Kind.RANKED_BAN, Sanction.Kind.CHEATING, Sanction.Kind.B
 def in_force(user_id: int | None, kinds: tuple[str, ...] | None = None,
              at: datetime | None = None) -> QuerySet[Sanction]:
     """The user's sanctions in force at ``at`` (now), longest-lasting first."""
+    if user_id is None:  # nobody signed in
+        return Sanction.objects.none()
     at = at or timezone.now()
     rows = Sanction.objects.filter(user_id=user_id, lifted_at__isnull=True, starts_at__lte=at)
     rows = rows.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=at))
@@ -209,7 +212,7 @@ def appeals_by(user: Any) -> list[Report]:
     return list(Report.objects.filter(reporter=user, category=Report.Category.APPEAL)[:20])
 
 
-def user_by_name(username: Any) -> Any:
+def user_by_name(username: Any) -> User | None:
     if not isinstance(username, str) or not username.strip():
         return None
     return (get_user_model().objects.select_related("profile")

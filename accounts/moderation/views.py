@@ -6,10 +6,12 @@ selector, and renders; a refused action shows the service's reason and changes n
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -18,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.moderation import selectors
 from accounts.moderation.models import ModerationLog, Report
 from accounts.moderation.services import blocks as block_service
@@ -51,9 +54,12 @@ def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def moderator_required(perm: str) -> Any:
+_View = TypeVar("_View", bound=Callable[..., HttpResponse])
+
+
+def moderator_required(perm: str) -> Callable[[_View], _View]:
     """Signed in (else the sign-in page) and holding ``perm`` (else 403)."""
-    def wrap(view: Any) -> Any:
+    def wrap(view: _View) -> _View:
         return login_required(permission_required(perm, raise_exception=True)(view))
     return wrap
 
@@ -62,7 +68,7 @@ def moderator_required(perm: str) -> Any:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report(request: HttpRequest) -> HttpResponse:
+def report(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/report/``: report a player (from a seat, a chat line, a profile, a series)."""
     data = request.POST if request.method == "POST" else request.GET
     where = {k: data.get(k) or None for k in ("table", "series", "game", "message")}
@@ -107,7 +113,7 @@ def report(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_reports(request: HttpRequest) -> HttpResponse:
+def my_reports(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/account/reports/``: your reports and their status, never what was done."""
     return render(request, "moderation/my_reports.html", {
         "reports": selectors.reports_filed_by(request.user),
@@ -116,7 +122,7 @@ def my_reports(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def blocks(request: HttpRequest) -> HttpResponse:
+def blocks(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/account/blocks/``: whom you blocked; block or unblock by username."""
     if request.method == "POST":
         name = request.POST.get("user", "")
@@ -134,14 +140,13 @@ def blocks(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             messages.error(request, error.message)
         return redirect("moderation:blocks")
-    rows = (request.user.blocks.select_related("blocked__profile")  # type: ignore[attr-defined]
-            .order_by("-created_at"))
+    rows = request.user.blocks.select_related("blocked__profile").order_by("-created_at")
     return render(request, "moderation/blocks.html", {"rows": rows})
 
 
 @login_required
 @require_GET
-def standing(request: HttpRequest) -> HttpResponse:
+def standing(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/account/standing/``: every sanction in force, why and until when, and how to
     appeal. A suspended account sees only this page (middleware)."""
     notices = selectors.notices_for(request.user)
@@ -156,7 +161,7 @@ def standing(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def appeal(request: HttpRequest) -> HttpResponse:
+def appeal(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Appeal a sanction: it becomes a report for moderators."""
     try:
         report_service.appeal(request.user, request.POST.get("sanction"),
@@ -171,7 +176,7 @@ def appeal(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_mute(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_mute(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """Whether you muted this table's chat (GET), or mute or unmute it (POST); JSON for
     the table page."""
     if request.method == "GET":
@@ -190,7 +195,7 @@ def table_mute(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @moderator_required("moderation.view_report")
 @require_GET
-def queue(request: HttpRequest) -> HttpResponse:
+def queue(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/moderation/``: open reports, most-reported players first, then newest;
     ``?player=name`` opens that player's history."""
     if request.GET.get("player"):
@@ -212,7 +217,7 @@ def _report_or_404(report_id: int) -> Report:
 
 @moderator_required("moderation.view_report")
 @require_GET
-def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
+def report_detail(request: AuthenticatedHttpRequest, report_id: int) -> HttpResponse:
     """One report with its context: the chat around the line, the replay, the conduct
     record, earlier reports and sanctions, and the actions."""
     found = _report_or_404(report_id)
@@ -224,7 +229,7 @@ def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
         .exclude(pk=found.pk).count()})
 
 
-def _run_action(request: HttpRequest, user: Any, report: Report | None) -> str:
+def _run_action(request: AuthenticatedHttpRequest, user: User, report: Report | None) -> str:
     """Carry out the posted action; returns what to tell the moderator."""
     data = request.POST
     action = data.get("action")
@@ -272,7 +277,7 @@ def _run_action(request: HttpRequest, user: Any, report: Report | None) -> str:
 
 @moderator_required("moderation.view_report")
 @require_POST
-def act(request: HttpRequest, report_id: int) -> HttpResponse:
+def act(request: AuthenticatedHttpRequest, report_id: int) -> HttpResponse:
     found = _report_or_404(report_id)
     try:
         messages.success(request, _run_action(request, found.reported, found))
@@ -281,7 +286,7 @@ def act(request: HttpRequest, report_id: int) -> HttpResponse:
     return redirect("moderation:report_detail", report_id=found.pk)
 
 
-def _player_or_404(username: str) -> Any:
+def _player_or_404(username: str) -> User:
     user = selectors.user_by_name(username)
     if user is None:
         raise Http404(_("No such player."))
@@ -290,7 +295,7 @@ def _player_or_404(username: str) -> Any:
 
 @moderator_required("moderation.view_sanction")
 @require_GET
-def player(request: HttpRequest, username: str) -> HttpResponse:
+def player(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """A player's moderation history: sanctions, reports, conduct, log."""
     user = _player_or_404(username)
     return render(request, "moderation/player.html", {
@@ -301,7 +306,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 
 @moderator_required("moderation.view_sanction")
 @require_POST
-def act_on_player(request: HttpRequest, username: str) -> HttpResponse:
+def act_on_player(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     user = _player_or_404(username)
     try:
         messages.success(request, _run_action(request, user, None))
@@ -312,19 +317,19 @@ def act_on_player(request: HttpRequest, username: str) -> HttpResponse:
 
 @moderator_required("moderation.void_series")
 @require_POST
-def void(request: HttpRequest, series_id: int) -> HttpResponse:
+def void(request: AuthenticatedHttpRequest, series_id: int) -> HttpResponse:
     try:
         void_service.void_series(request.user, series_id, request.POST.get("reason", ""))
         messages.success(request, _("Series voided; its ratings are being rolled back."))
     except ServiceError as error:
         messages.error(request, error.message)
-    return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith(
-        "/moderation/") else "moderation:queue")
+    back = str(request.POST.get("next", ""))
+    return redirect(back if back.startswith("/moderation/") else "moderation:queue")
 
 
 @moderator_required("moderation.view_moderationlog")
 @require_GET
-def log_page(request: HttpRequest) -> HttpResponse:
+def log_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """``/moderation/log/``: every action, newest first (read only, like the log)."""
     rows = ModerationLog.objects.select_related("actor", "subject")
     page = Paginator(rows, 50).get_page(request.GET.get("page"))

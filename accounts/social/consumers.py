@@ -15,7 +15,7 @@ Frames to the browser: ``{"type": "hello", "unread": n}`` on connect; ``banner``
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -26,8 +26,12 @@ from games import presence
 from games.services.publish import user_pages_group
 from kozel_site.ws import CLOSE_FORBIDDEN, SiteSocket, db_call
 
+if TYPE_CHECKING:
+    from channels.layers import BaseChannelLayer
+
 
 class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
+    channel_layer: BaseChannelLayer  # the site always configures one
     group: str = ""
     counted: bool = False
 
@@ -79,7 +83,8 @@ class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
 
-    async def decode_json(self, text_data: str) -> Any:
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
         except (ValueError, RecursionError):  # deep nesting raises RecursionError

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -50,7 +50,7 @@ def _name(user: Any) -> str:
     return getattr(getattr(user, "profile", None), "public_name", None) or user.get_username()
 
 
-def _own_table(user: AbstractBaseUser, table_id: Any) -> Table:
+def _own_table(user: User, table_id: Any) -> Table:
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         raise InvalidRequestError(_("Choose one of your tables."))
     table = Table.objects.filter(pk=table_id).first()
@@ -60,7 +60,7 @@ def _own_table(user: AbstractBaseUser, table_id: Any) -> Table:
     return table
 
 
-def _new_table(user: AbstractBaseUser) -> Table:
+def _new_table(user: User) -> Table:
     table = table_service.create_table(user, table_service.TableSettings(
         name=(_("%(name)s's table") % {"name": user.get_username()})[:60],
         visibility=Table.Visibility.PRIVATE))
@@ -68,7 +68,7 @@ def _new_table(user: AbstractBaseUser) -> Table:
     return table
 
 
-def check_may_invite(user: AbstractBaseUser, other: Any) -> None:
+def check_may_invite(user: User, other: Any) -> None:
     """Raise unless ``user`` may invite ``other`` to a table (blocks, friends only)."""
     if other.pk == user.pk:
         raise InvalidRequestError(_("Invite someone else: you are at the table already."))
@@ -79,7 +79,7 @@ def check_may_invite(user: AbstractBaseUser, other: Any) -> None:
             _("%(name)s accepts invitations from their friends only.") % {"name": _name(other)})
 
 
-def invite(user: AbstractBaseUser | None, username: Any, table_id: Any = None) -> TableInvite:
+def invite(user: User | None, username: Any, table_id: Any = None) -> TableInvite:
     """Invite ``username`` to your table (see the module docstring)."""
     user = require_user(user)
     other = person_named(username)
@@ -110,7 +110,7 @@ def invite(user: AbstractBaseUser | None, username: Any, table_id: Any = None) -
     return created
 
 
-def _pending_for(user: AbstractBaseUser, invite_id: Any, *, sent: bool = False) -> TableInvite:
+def _pending_for(user: User, invite_id: Any, *, sent: bool = False) -> TableInvite:
     if isinstance(invite_id, bool) or not isinstance(invite_id, int):
         raise NotFoundError(_("That invitation is no longer open."))
     who = {"from_user": user} if sent else {"to_user": user}
@@ -129,7 +129,7 @@ def _answer(found: TableInvite, status: str) -> None:
         read_at=timezone.now())
 
 
-def accept(user: AbstractBaseUser | None, invite_id: Any) -> Table:
+def accept(user: User | None, invite_id: Any) -> Table:
     """Accept: you sit down at the table (opposite the inviter when that seat is free)."""
     user = require_user(user)
     with transaction.atomic():
@@ -175,7 +175,7 @@ def _unread(user: Any) -> int:
     return unread_count(user)
 
 
-def decline(user: AbstractBaseUser | None, invite_id: Any) -> TableInvite:
+def decline(user: User | None, invite_id: Any) -> TableInvite:
     """Decline: the inviter gets a notification."""
     user = require_user(user)
     with transaction.atomic():
@@ -186,7 +186,7 @@ def decline(user: AbstractBaseUser | None, invite_id: Any) -> TableInvite:
     return found
 
 
-def withdraw(user: AbstractBaseUser | None, invite_id: Any) -> TableInvite:
+def withdraw(user: User | None, invite_id: Any) -> TableInvite:
     """The inviter takes an invitation back before it is answered."""
     user = require_user(user)
     with transaction.atomic():

@@ -40,8 +40,9 @@ Kind = Notification.Kind
 UNSUBSCRIBE_SALT = "social.unsubscribe"
 # The kinds one can get by email, and the SocialSettings field that opts in.
 # (A round start is emailed by tournaments to whoever opted in on their entry.)
-EMAIL_FIELDS = {Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
-                Kind.MODERATOR: "email_moderator"}
+EMAIL_FIELDS: dict[str, str] = {
+    Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
+    Kind.MODERATOR: "email_moderator"}
 
 
 def text_of(notification: Notification) -> str:

@@ -6,6 +6,7 @@ from django.urls import path
 
 from accounts.social.consumers import PageConsumer
 
+# django-stubs types path() for views only; channels' URLRouter takes ASGI apps in it.
 websocket_urlpatterns = [
-    path("ws/me/", PageConsumer.as_asgi()),
+    path("ws/me/", PageConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 
 from accounts.moderation.models import Block
@@ -119,7 +119,7 @@ def _playing_at(user_ids: set[int]) -> dict[int, Table]:
     return found
 
 
-def friends_of(viewer: AbstractBaseUser) -> list[Friend]:
+def friends_of(viewer: User) -> list[Friend]:
     """The people ``viewer`` follows, online ones first, then by name."""
     rows = list(Follow.objects.filter(follower=viewer)
                 .select_related("followed__profile").order_by("followed__username"))
@@ -135,7 +135,7 @@ def friends_of(viewer: AbstractBaseUser) -> list[Friend]:
     return friends
 
 
-def followers_of(user: AbstractBaseUser) -> list[Any]:
+def followers_of(user: User) -> list[Any]:
     """People who follow ``user`` (newest first)."""
     return [row.follower for row in Follow.objects.filter(followed=user)
             .select_related("follower__profile").order_by("-created_at")[:200]]

@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -31,7 +31,7 @@ SETTINGS_FIELDS = ("hide_online", "invites_from_friends_only", "email_invite",
                    "email_friend_table", "email_moderator")
 
 
-def require_user(user: AbstractBaseUser | None) -> AbstractBaseUser:
+def require_user(user: User | None) -> User:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to do that."))
     return user
@@ -51,7 +51,7 @@ def person_named(username: Any) -> Any:
     return person
 
 
-def follow(user: AbstractBaseUser | None, username: Any) -> Follow:
+def follow(user: User | None, username: Any) -> Follow:
     """Follow someone (one-way); following twice is one follow."""
     user = require_user(user)
     other = person_named(username)
@@ -67,7 +67,7 @@ def follow(user: AbstractBaseUser | None, username: Any) -> Follow:
     return found
 
 
-def unfollow(user: AbstractBaseUser | None, username: Any) -> bool:
+def unfollow(user: User | None, username: Any) -> bool:
     """Stop following; False if you did not follow them."""
     user = require_user(user)
     other = person_named(username)
@@ -87,7 +87,7 @@ def _flag(value: Any, field: str) -> bool:
     raise InvalidRequestError(_("%(field)s is yes or no.") % {"field": field})
 
 
-def update_settings(user: AbstractBaseUser | None, values: dict[str, Any]) -> SocialSettings:
+def update_settings(user: User | None, values: dict[str, Any]) -> SocialSettings:
     """Set every privacy and email choice at once (a missing one is off, like an
     unticked box); unknown names are refused."""
     user = require_user(user)

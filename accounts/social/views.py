@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.social import invites, notify, selectors, services
 from accounts.social.models import Notification
 from games.errors import ServiceError
@@ -51,7 +52,7 @@ def _run(request: HttpRequest, call: Callable[[], Any], default: str,
 @never_cache
 @login_required
 @require_GET
-def friends(request: HttpRequest) -> HttpResponse:
+def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Who you follow, who is online and where they play; follow someone new."""
     return render(request, "social/friends.html", {
         "friends": selectors.friends_of(request.user),
@@ -63,7 +64,7 @@ def friends(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def follow(request: HttpRequest) -> HttpResponse:
+def follow(request: AuthenticatedHttpRequest) -> HttpResponse:
     name = request.POST.get("username", "")
     return _run(request, lambda: services.follow(request.user, name), "social:friends",
                 _("You follow %(name)s.") % {"name": name.strip().lstrip("@")[:150]})[1]
@@ -71,14 +72,14 @@ def follow(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def unfollow(request: HttpRequest) -> HttpResponse:
+def unfollow(request: AuthenticatedHttpRequest) -> HttpResponse:
     name = request.POST.get("username", "")
     return _run(request, lambda: services.unfollow(request.user, name), "social:friends")[1]
 
 
 @login_required
 @require_POST
-def invite(request: HttpRequest) -> HttpResponse:
+def invite(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Invite someone to your table; then you go to the table to wait for them."""
     name = request.POST.get("username", "")
     raw_table = request.POST.get("table_id", "")
@@ -97,7 +98,7 @@ def invite(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def accept(request: HttpRequest, invite_id: int) -> HttpResponse:
+def accept(request: AuthenticatedHttpRequest, invite_id: int) -> HttpResponse:
     table, response = _run(request, lambda: invites.accept(request.user, invite_id),
                            "social:notifications")
     return response if table is None else redirect("games:table", table_id=table.pk)
@@ -105,14 +106,14 @@ def accept(request: HttpRequest, invite_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def decline(request: HttpRequest, invite_id: int) -> HttpResponse:
+def decline(request: AuthenticatedHttpRequest, invite_id: int) -> HttpResponse:
     return _run(request, lambda: invites.decline(request.user, invite_id),
                 "social:notifications", _("Invitation declined."))[1]
 
 
 @login_required
 @require_POST
-def withdraw(request: HttpRequest, invite_id: int) -> HttpResponse:
+def withdraw(request: AuthenticatedHttpRequest, invite_id: int) -> HttpResponse:
     return _run(request, lambda: invites.withdraw(request.user, invite_id),
                 "social:friends", _("Invitation withdrawn."))[1]
 
@@ -120,7 +121,7 @@ def withdraw(request: HttpRequest, invite_id: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_GET
-def notifications(request: HttpRequest) -> HttpResponse:
+def notifications(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The notification centre: newest first, unread marked, invitations answerable."""
     rows = selectors.notifications_of(request.user)
     items = [{"n": n, "text": notify.text_of(n),
@@ -131,7 +132,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_read(request: HttpRequest) -> HttpResponse:
+def mark_read(request: AuthenticatedHttpRequest) -> HttpResponse:
     raw = request.POST.get("id", "")
     notification_id = _int(raw) if raw else None
     if raw and notification_id is None:
@@ -143,7 +144,7 @@ def mark_read(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def open_notification(request: HttpRequest, notification_id: int) -> HttpResponse:
+def open_notification(request: AuthenticatedHttpRequest, notification_id: int) -> HttpResponse:
     """Mark one notification read and follow its link."""
     found = Notification.objects.filter(pk=notification_id, user=request.user).first()
     if found is None:
@@ -156,7 +157,7 @@ def open_notification(request: HttpRequest, notification_id: int) -> HttpRespons
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def privacy(request: HttpRequest) -> HttpResponse:
+def privacy(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Hide your online status, invitations from friends only, and which emails you get."""
     if request.method == "POST":
         values = {f: request.POST.get(f) for f in services.SETTINGS_FIELDS}

@@ -13,7 +13,7 @@ Both are receive-only: anything a client sends is ignored (one "ping" is answere
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -22,12 +22,16 @@ from games.tournaments import publish
 from games.tournaments.models import Tournament
 from kozel_site.ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, SiteSocket, db_call
 
+if TYPE_CHECKING:
+    from channels.layers import BaseChannelLayer
+
 
 def _exists(tournament_id: int) -> bool:
     return Tournament.objects.filter(pk=tournament_id).exists()
 
 
 class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
+    channel_layer: BaseChannelLayer  # the site always configures one
     group: str = ""
 
     async def connect(self) -> None:
@@ -47,7 +51,8 @@ class TournamentConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
 
-    async def decode_json(self, text_data: str) -> Any:
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
         except (ValueError, RecursionError):  # deep nesting raises RecursionError

@@ -16,9 +16,9 @@ from accounts.language import recipient_language
 
 def round_started_message(tournament_name: str, round_number: int, url: str, name: str,
                           address: str, user_id: int | None
-                          ) -> tuple[str, str, str, list[str]]:
+                          ) -> tuple[str, str, str | None, list[str]]:
     """(subject, body, from, [to]) of one round-start email, in the recipient's
-    language."""
+    language; no sender means the site's default."""
     with translation.override(recipient_language(user_id)):
         params = {"tournament": tournament_name, "round": round_number, "name": name,
                   "url": url}

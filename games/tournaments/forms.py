@@ -27,6 +27,7 @@ class ClubForm(forms.Form):
 
 
 class ClubEditForm(ClubForm):
+    # Django drops an inherited form field set to None; the stubs allow only fields here.
     slug = None  # type: ignore[assignment]
 
 

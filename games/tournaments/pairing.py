@@ -63,7 +63,7 @@ def _perfect_matching(nodes: Sequence[int], weight: Mapping[frozenset[int], int]
     """
     if len(nodes) % 2:
         return None
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(nodes)
     order = {n: i for i, n in enumerate(nodes)}
     for key in sorted(weight, key=lambda k: sorted(order[n] for n in k)):
@@ -72,8 +72,8 @@ def _perfect_matching(nodes: Sequence[int], weight: Mapping[frozenset[int], int]
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != len(nodes):
         return None
-    pairs = [tuple(sorted(edge, key=order.__getitem__)) for edge in matching]
-    return sorted(pairs, key=lambda p: order[p[0]])  # type: ignore[misc]
+    pairs = [(a, b) if order[a] < order[b] else (b, a) for a, b in matching]
+    return sorted(pairs, key=lambda p: order[p[0]])
 
 
 @dataclass(frozen=True)
@@ -271,7 +271,7 @@ def pair_individual(ranked: Sequence[int], scores: Mapping[int, int],
 @cache
 def _whist_data() -> dict[str, list[list[list[int]]]]:
     text = resources.files("games.tournaments").joinpath("data/whist.json").read_text()
-    return json.loads(text)  # type: ignore[no-any-return]
+    return json.loads(text)
 
 
 def whist_schedule(players: int) -> list[IndividualRound]:
@@ -285,7 +285,7 @@ def whist_schedule(players: int) -> list[IndividualRound]:
     for tables in _whist_data()[str(players)]:
         seated = {p for t in tables for p in t}
         rounds.append(IndividualRound(
-            tables=[tuple(t) for t in tables],  # type: ignore[misc]
+            tables=[(a, b, c, d) for a, b, c, d in tables],
             byes=[p for p in range(players) if p not in seated]))
     return rounds
 
@@ -303,10 +303,10 @@ def build_whist(players: int, seed: int = 0, steps: int = 4000) -> list[list[lis
     if players % 2:
         people.append(None)
     n = len(people)
-    factor_rounds = []
+    factor_rounds: list[list[tuple[int, int]]] = []
     for _ in range(n - 1):
         pairs = [(people[i], people[n - 1 - i]) for i in range(n // 2)]
-        factor_rounds.append([p for p in pairs if None not in p])
+        factor_rounds.append([(a, b) for a, b in pairs if a is not None and b is not None])
         people = [people[0], people[-1], *people[1:-1]]
 
     def tables_of(pairs: list[tuple[int, int]]) -> list[list[int]]:

@@ -18,28 +18,27 @@ permission. A banned person can do nothing in the club, not even ask to join aga
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from games.tournaments.models import Club, Membership
 
 DIRECTING = (Membership.Role.OWNER, Membership.Role.DIRECTOR)
 
 
-def is_club_moderator(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def is_club_moderator(user: User | AnonymousUser | None) -> bool:
     """A site moderator: staff, or granted ``tournaments.moderate_clubs``."""
     if user is None or not user.is_authenticated:
         return False
-    return bool(getattr(user, "is_staff", False)
-                or user.has_perm("tournaments.moderate_clubs"))  # type: ignore[union-attr]
+    return bool(user.is_staff or user.has_perm("tournaments.moderate_clubs"))
 
 
-def membership(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> Membership | None:
+def membership(club: Club, user: User | AnonymousUser | None) -> Membership | None:
     if user is None or not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user_id=user.pk).first()
 
 
-def role(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> str:
+def role(club: Club, user: User | AnonymousUser | None) -> str:
     """``owner`` / ``director`` / ``member`` for an active member, else ``""``."""
     m = membership(club, user)
     if m is None or m.status != Membership.Status.ACTIVE:
@@ -47,15 +46,15 @@ def role(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> str:
     return m.role
 
 
-def is_member(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def is_member(club: Club, user: User | AnonymousUser | None) -> bool:
     return bool(role(club, user))
 
 
-def can_direct(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def can_direct(club: Club, user: User | AnonymousUser | None) -> bool:
     """Run the club's tournaments, manage members, read the audit log."""
     return role(club, user) in DIRECTING or is_club_moderator(user)
 
 
-def can_appoint(club: Club, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def can_appoint(club: Club, user: User | AnonymousUser | None) -> bool:
     """Appoint or demote directors: the owner (and a site moderator)."""
     return role(club, user) == Membership.Role.OWNER or is_club_moderator(user)

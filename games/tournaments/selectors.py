@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 
 from games.tournaments import standings
@@ -51,7 +51,7 @@ def banned(club: Club) -> list[Membership]:
                 .select_related("user__profile"))
 
 
-def clubs_of(user: AbstractBaseUser) -> list[Membership]:
+def clubs_of(user: User) -> list[Membership]:
     """A player's clubs (their profile lists them)."""
     return list(Membership.objects.filter(user=user, status=Membership.Status.ACTIVE)
                 .select_related("club").order_by("club__name"))
@@ -118,7 +118,7 @@ def club_leaderboard(club: Club, limit: int = 20) -> list[dict[str, Any]]:
                 totals[person] += value
                 events[person].add(tournament.pk)
     users = get_user_model().objects.in_bulk(list(totals))
-    rows = [{"user": users[u], "points": p, "events": len(events[u])}
+    rows: list[dict[str, Any]] = [{"user": users[u], "points": p, "events": len(events[u])}
             for u, p in totals.items() if u in users]
     rows.sort(key=lambda r: (-r["points"], r["user"].get_username()))
     return rows[:limit]
@@ -151,7 +151,7 @@ def cross_table(tournament: Tournament, rows: list[standings.Row]) -> CrossTable
     return CrossTable(rounds=list(range(1, n + 1)), rows=out)
 
 
-def entry_of(tournament: Tournament, user: AbstractBaseUser | AnonymousUser | None
+def entry_of(tournament: Tournament, user: User | AnonymousUser | None
              ) -> Entry | None:
     if user is None or not user.is_authenticated:
         return None
@@ -164,7 +164,7 @@ def matches_of_round(round_: Round) -> list[Match]:
                 .prefetch_related("sides__entry").order_by("number"))
 
 
-def pending_match_of(user: AbstractBaseUser | AnonymousUser | None) -> Match | None:
+def pending_match_of(user: User | AnonymousUser | None) -> Match | None:
     """The match of a running round that waits for ``user`` to check in (the banner)."""
     if user is None or not user.is_authenticated:
         return None
@@ -175,7 +175,7 @@ def pending_match_of(user: AbstractBaseUser | AnonymousUser | None) -> Match | N
     return None
 
 
-def has_live_entry(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def has_live_entry(user: User | AnonymousUser | None) -> bool:
     """In a tournament that is running or about to (the banner's socket opens then)."""
     if user is None or not user.is_authenticated:
         return False

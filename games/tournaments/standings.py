@@ -109,7 +109,7 @@ class Row:
     by_round: dict[int, str] = field(default_factory=dict)
 
     @property
-    def key(self) -> tuple[object, ...]:
+    def key(self) -> tuple[int | Fraction, ...]:
         return (self.points, self.buchholz, self.head_to_head, self.loss_point_diff,
                 self.sonneborn_berger, self.wins, self.lot)
 
@@ -195,8 +195,8 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
     return ordered
 
 
-def _num(value: object) -> Fraction:
-    return Fraction(value)  # type: ignore[arg-type]
+def _num(value: int | Fraction) -> Fraction:
+    return Fraction(value)
 
 
 def _mark(result: MatchResult, side: str) -> str:

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games.errors import ServiceError
 from games.tournaments import forms, permissions, selectors
 from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
@@ -37,7 +38,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def club_create(request: HttpRequest) -> HttpResponse:
+def club_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = forms.ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -80,10 +81,11 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "clubs/club.html", context)
 
 
-def _club_action(run: Callable[[HttpRequest, Club], str | None]) -> Callable[..., HttpResponse]:
+def _club_action(run: Callable[[AuthenticatedHttpRequest, Club], str | None]
+                 ) -> Callable[..., HttpResponse]:
     @login_required
     @require_POST
-    def view(request: HttpRequest, slug: str) -> HttpResponse:
+    def view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         club = _club(slug)
         try:
             done = run(request, club)
@@ -109,39 +111,39 @@ def _int(value: object) -> int:
     return number
 
 
-def _join(request: HttpRequest, club: Club) -> str:
+def _join(request: AuthenticatedHttpRequest, club: Club) -> str:
     m = club_service.join(club.pk, request.user, str(request.POST.get("token", ""))[:40])
     if m.status == Membership.Status.REQUESTED:
         return _("Your request was sent; a director will answer it.")
     return _("Welcome to %(club)s.") % {"club": club.name}
 
 
-def _leave(request: HttpRequest, club: Club) -> str:
+def _leave(request: AuthenticatedHttpRequest, club: Club) -> str:
     club_service.leave(club.pk, request.user)
     return _("You left %(club)s.") % {"club": club.name}
 
 
-def _decide(request: HttpRequest, club: Club) -> str:
+def _decide(request: AuthenticatedHttpRequest, club: Club) -> str:
     approve = request.POST.get("decision") == "approve"
     club_service.decide_request(club.pk, request.user, _int(request.POST.get("user_id")),
                                 approve)
     return _("Request approved.") if approve else _("Request declined.")
 
 
-def _remove(request: HttpRequest, club: Club) -> str:
+def _remove(request: AuthenticatedHttpRequest, club: Club) -> str:
     ban = request.POST.get("ban") == "1"
     club_service.remove_member(club.pk, request.user, _int(request.POST.get("user_id")),
                                request.POST.get("reason", ""), ban=ban)
     return "Banned." if ban else _("Removed from the club.")
 
 
-def _unban(request: HttpRequest, club: Club) -> str:
+def _unban(request: AuthenticatedHttpRequest, club: Club) -> str:
     club_service.unban(club.pk, request.user, _int(request.POST.get("user_id")),
                        request.POST.get("reason", ""))
     return _("The ban was lifted.")
 
 
-def _role(request: HttpRequest, club: Club) -> str:
+def _role(request: AuthenticatedHttpRequest, club: Club) -> str:
     club_service.set_role(club.pk, request.user, _int(request.POST.get("user_id")),
                           str(request.POST.get("role", "")))
     return _("Role changed.")
@@ -157,7 +159,7 @@ club_role = _club_action(_role)
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def club_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     if not permissions.can_appoint(club, request.user):
         raise Http404(_("No such page."))
@@ -181,7 +183,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     if not permissions.can_direct(club, request.user):
         raise Http404(_("No such page."))
@@ -252,11 +254,12 @@ def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/_live.html", tournament_context(request, tournament))
 
 
-def _tournament_action(run: Callable[[HttpRequest, Tournament], str | None]
+def _tournament_action(run: Callable[[AuthenticatedHttpRequest, Tournament],
+                                     str | HttpResponse | None]
                        ) -> Callable[..., HttpResponse]:
     @login_required
     @require_POST
-    def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
         tournament = _tournament(tournament_id)
         try:
             done = run(request, tournament)
@@ -274,7 +277,7 @@ def _tournament_action(run: Callable[[HttpRequest, Tournament], str | None]
     return view
 
 
-def _register(request: HttpRequest, t: Tournament) -> str:
+def _register(request: AuthenticatedHttpRequest, t: Tournament) -> str:
     form = forms.RegisterForm(request.POST)
     if not form.is_valid():
         raise ValueError("bad form")
@@ -285,18 +288,18 @@ def _register(request: HttpRequest, t: Tournament) -> str:
     return _("You are registered.")
 
 
-def _confirm(request: HttpRequest, t: Tournament) -> str:
+def _confirm(request: AuthenticatedHttpRequest, t: Tournament) -> str:
     events.confirm_partner(t.pk, request.user, _int(request.POST.get("entry_id")),
                            accept=request.POST.get("decision") != "decline")
     return "Done."
 
 
-def _withdraw(request: HttpRequest, t: Tournament) -> str:
+def _withdraw(request: AuthenticatedHttpRequest, t: Tournament) -> str:
     rounds.withdraw(t.pk, request.user)
     return _("You withdrew; your results stand.")
 
 
-def _checkin(request: HttpRequest, t: Tournament) -> HttpResponse:
+def _checkin(request: AuthenticatedHttpRequest, t: Tournament) -> HttpResponse:
     table_id = rounds.check_in(_int(request.POST.get("match_id")), request.user)
     return redirect("games:table", table_id=table_id)
 
@@ -304,10 +307,10 @@ def _checkin(request: HttpRequest, t: Tournament) -> HttpResponse:
 tournament_register = _tournament_action(_register)
 tournament_confirm = _tournament_action(_confirm)
 tournament_withdraw = _tournament_action(_withdraw)
-tournament_checkin = _tournament_action(_checkin)  # type: ignore[arg-type]
+tournament_checkin = _tournament_action(_checkin)
 
 
-def _director(request: HttpRequest, t: Tournament) -> str:
+def _director(request: AuthenticatedHttpRequest, t: Tournament) -> str:
     action = str(request.POST.get("action", ""))
     return director.perform(t.pk, request.user, action, request.POST)
 
@@ -344,7 +347,7 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
                   "forfeit", "termination", "corrected"])
     for r in tournament.round_set.order_by("number"):
         for m in selectors.matches_of_round(r):
-            sides = {"A": [], "B": []}
+            sides: dict[str, list[str]] = {"A": [], "B": []}
             for s in m.sides.all():
                 sides[s.side].append(_safe(s.entry.name))
             out.writerow([r.number, m.number, " + ".join(sides["A"]), " + ".join(sides["B"]),

@@ -102,7 +102,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": RUN_DIR / "db.sqlite3",
+            "NAME": str(RUN_DIR / "db.sqlite3"),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,

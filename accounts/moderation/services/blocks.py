@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -17,7 +17,7 @@ from games.models import Table
 from games.policy import user_group
 
 
-def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:
+def _require_player(user: User | None) -> User:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in first."))
     return user
@@ -27,7 +27,7 @@ def _refresh_sockets(user_id: int) -> None:
     send_event_on_commit(user_group(user_id), {"type": "user.chat_filter"})
 
 
-def block(user: AbstractBaseUser | None, other: Any) -> Block:
+def block(user: User | None, other: Any) -> Block:
     """``user`` blocks ``other`` (a user or a username); blocking twice is a no-op."""
     user = _require_player(user)
     target = other if hasattr(other, "pk") else selectors.user_by_name(other)
@@ -45,7 +45,7 @@ def block(user: AbstractBaseUser | None, other: Any) -> Block:
     return row
 
 
-def unblock(user: AbstractBaseUser | None, other: Any) -> bool:
+def unblock(user: User | None, other: Any) -> bool:
     user = _require_player(user)
     target = other if hasattr(other, "pk") else selectors.user_by_name(other)
     if target is None:
@@ -56,7 +56,7 @@ def unblock(user: AbstractBaseUser | None, other: Any) -> bool:
     return bool(deleted)
 
 
-def set_table_mute(user: AbstractBaseUser | None, table_id: Any, muted: Any,
+def set_table_mute(user: User | None, table_id: Any, muted: Any,
                    invited: set[int] | None = None) -> bool:
     """Mute (or unmute) a table's chat for oneself; returns the new state."""
     user = _require_player(user)

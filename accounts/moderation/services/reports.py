@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -71,13 +71,13 @@ def _text(value: Any) -> str:
     return text
 
 
-def _require_player(user: AbstractBaseUser | None) -> AbstractBaseUser:
+def _require_player(user: User | None) -> User:
     if user is None or not user.is_authenticated or not user.is_active:
         raise PermissionDeniedError(_("Sign in to report a player."))
     return user
 
 
-def _resolve_where(reporter: AbstractBaseUser, reported: AbstractBaseUser,
+def _resolve_where(reporter: User, reported: User,
                    table_id: int | None, series_id: int | None, game_id: int | None,
                    message_id: int | None, invited: set[int]) -> dict[str, Any]:
     """Check the named places fit together and the reporter may see them."""
@@ -122,7 +122,7 @@ def _resolve_where(reporter: AbstractBaseUser, reported: AbstractBaseUser,
     return {"message": message, "table": table, "series": series, "game": game}
 
 
-def _context(reported: AbstractBaseUser, where: dict[str, Any]) -> dict[str, Any]:
+def _context(reported: User, where: dict[str, Any]) -> dict[str, Any]:
     lines = moderation_settings.CONTEXT_CHAT_LINES
     table, series, game, message = where["table"], where["series"], where["game"], \
         where["message"]
@@ -141,7 +141,7 @@ def _context(reported: AbstractBaseUser, where: dict[str, Any]) -> dict[str, Any
     }
 
 
-def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any, text: Any = "",
+def file_report(reporter: User | None, reported: Any, category: Any, text: Any = "",
                 *, source: Any = Report.Source.PROFILE, table_id: Any = None,
                 series_id: Any = None, game_id: Any = None, message_id: Any = None,
                 invited: set[int] | None = None) -> Report:
@@ -151,8 +151,9 @@ def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any,
     reporter = _require_player(reporter)
     if reported in (None, "") and message_id not in (None, ""):
         # Reporting a chat line names its author.
-        line = ChatMessage.objects.select_related("user").filter(
-            pk=_id(message_id, "chat line")).first()
+        line_id = _id(message_id, "chat line")
+        line = (ChatMessage.objects.select_related("user").filter(pk=line_id).first()
+                if line_id else None)
         reported = line.user if line is not None else None
     elif not hasattr(reported, "pk"):
         reported = selectors.user_by_name(reported)
@@ -191,7 +192,8 @@ def file_report(reporter: AbstractBaseUser | None, reported: Any, category: Any,
 def file_filter_report(message: ChatMessage, matched: tuple[str, ...]) -> Report:
     """The chat filter flagged ``message``: file it for review (the site is the reporter).
     Called inside the chat service's transaction (games/policy.py ``after_chat``)."""
-    where = {"message": message, "table": message.table, "series": None, "game": None}
+    where: dict[str, Any] = {"message": message, "table": message.table, "series": None,
+                             "game": None}
     where["series"] = game_selectors.current_series(message.table)
     where["game"] = game_selectors.current_game(where["series"])
     context = _context(message.user, where)
@@ -202,7 +204,7 @@ def file_filter_report(message: ChatMessage, matched: tuple[str, ...]) -> Report
         game=where["game"], chat_message=message, context=context)
 
 
-def appeal(user: AbstractBaseUser | None, sanction_id: Any, text: Any) -> Report:
+def appeal(user: User | None, sanction_id: Any, text: Any) -> Report:
     """The sanctioned player appeals: it becomes a report for moderators to read."""
     user = _require_player(user)
     pk = _id(sanction_id, "sanction")
@@ -225,7 +227,7 @@ def appeal(user: AbstractBaseUser | None, sanction_id: Any, text: Any) -> Report
                                   if sanction.ends_at else None}})
 
 
-def resolve_locked(reports: list[Report], actor: AbstractBaseUser, status: str) -> None:
+def resolve_locked(reports: list[Report], actor: User, status: str) -> None:
     """Mark open reports acted on or closed. Caller is in a transaction."""
     now = timezone.now()
     for report in reports:
@@ -234,13 +236,13 @@ def resolve_locked(reports: list[Report], actor: AbstractBaseUser, status: str) 
             report.save(update_fields=["status", "resolved_at", "resolved_by"])
 
 
-def close_report(actor: AbstractBaseUser | None, report_id: Any, reason: Any = "") -> Report:
+def close_report(actor: User | None, report_id: Any, reason: Any = "") -> Report:
     """A moderator closes a report without a sanction (it showed nothing to act on)."""
     actor = require_moderator(actor, "moderation.change_report")
     pk = _id(report_id, "report")
     note = _text(reason)
     with transaction.atomic():
-        report = Report.objects.select_for_update().filter(pk=pk).first()
+        report = Report.objects.select_for_update().filter(pk=pk).first() if pk else None
         if report is None:
             raise NotFoundError(_("That report does not exist."))
         if report.status != Report.Status.OPEN:

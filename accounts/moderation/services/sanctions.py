@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -40,7 +40,7 @@ from games.policy import user_group
 from games.queue.services import leave_queue
 from games.services import chat, clock, tables
 
-ACTION_OF_KIND = {
+ACTION_OF_KIND: dict[str, str] = {
     Sanction.Kind.WARN: ModerationLog.Action.WARN,
     Sanction.Kind.CHAT_MUTE: ModerationLog.Action.CHAT_MUTE,
     Sanction.Kind.RANKED_BAN: ModerationLog.Action.RANKED_BAN,
@@ -53,7 +53,7 @@ ACTION_OF_KIND = {
 
 # --- who may act, on whom ------------------------------------------------------------------
 
-def _require_target(actor: AbstractBaseUser, user: Any) -> AbstractBaseUser:
+def _require_target(actor: User, user: Any) -> User:
     if user is None or not getattr(user, "pk", None):
         raise NotFoundError(_("There is no such player."))
     if user.pk == actor.pk:
@@ -118,7 +118,7 @@ def summary(user_id: int) -> dict[str, Any]:
 
 # --- the one writer of sanctions -------------------------------------------------------------
 
-def create_locked(actor: AbstractBaseUser | None, user: AbstractBaseUser, kind: str,
+def create_locked(actor: User | None, user: User, kind: str,
                   reason: str, ends_at: Any, *, report_ids: list[int] | None = None,
                   details: dict[str, Any] | None = None,
                   action: str | None = None) -> Sanction:

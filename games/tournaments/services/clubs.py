@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -55,7 +55,7 @@ def _verify_messages(doing: str) -> tuple[str, str]:
     }.get(doing, (_("Sign in first."), _("Verify your email address first.")))
 
 
-def require_verified(user: AbstractBaseUser | None, doing: str) -> AbstractBaseUser:
+def require_verified(user: User | None, doing: str) -> User:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_verify_messages(doing)[0])
     if not has_verified_email(user):
@@ -83,7 +83,7 @@ def validate(s: ClubSettings) -> ClubSettings:
     return ClubSettings(name, slug, description, s.country or "", s.language, s.join_policy)
 
 
-def create_club(user: AbstractBaseUser | None, s: ClubSettings) -> Club:
+def create_club(user: User | None, s: ClubSettings) -> Club:
     """Any verified user creates a club and becomes its owner."""
     user = require_verified(user, "create a club")
     clean = validate(s)
@@ -105,7 +105,7 @@ def create_club(user: AbstractBaseUser | None, s: ClubSettings) -> Club:
     return club
 
 
-def update_club(club_id: int, user: AbstractBaseUser | None, s: ClubSettings) -> Club:
+def update_club(club_id: int, user: User | None, s: ClubSettings) -> Club:
     """The owner (or a moderator) edits the club; the slug never changes."""
     with transaction.atomic():
         club = _lock(club_id)
@@ -129,7 +129,7 @@ def _lock(club_id: object) -> Club:
     return club
 
 
-def join(club_id: int, user: AbstractBaseUser | None, token: str = "") -> Membership:
+def join(club_id: int, user: User | None, token: str = "") -> Membership:
     """Join an open club, ask to join a by-request one, or join with the invite token."""
     user = require_verified(user, "join a club")
     with transaction.atomic():
@@ -148,7 +148,7 @@ def join(club_id: int, user: AbstractBaseUser | None, token: str = "") -> Member
         return Membership.objects.create(club=club, user=user, status=status)
 
 
-def leave(club_id: int, user: AbstractBaseUser | None) -> None:
+def leave(club_id: int, user: User | None) -> None:
     """Leave a club (or withdraw a request); the owner cannot leave their own club."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in first."))
@@ -181,7 +181,7 @@ def _reason(reason: object) -> str:
     return text
 
 
-def decide_request(club_id: int, actor: AbstractBaseUser | None, user_id: int,
+def decide_request(club_id: int, actor: User | None, user_id: int,
                    approve: bool) -> None:
     """A director approves or declines a request to join."""
     with transaction.atomic():
@@ -200,7 +200,7 @@ def decide_request(club_id: int, actor: AbstractBaseUser | None, user_id: int,
                      user_id=user_id, username=m.user.get_username())
 
 
-def remove_member(club_id: int, actor: AbstractBaseUser | None, user_id: int, reason: str,
+def remove_member(club_id: int, actor: User | None, user_id: int, reason: str,
                   *, ban: bool = False) -> None:
     """Remove (or ban) a member, with a reason for the audit log.
 
@@ -227,7 +227,7 @@ def remove_member(club_id: int, actor: AbstractBaseUser | None, user_id: int, re
                      user_id=user_id, username=m.user.get_username())
 
 
-def unban(club_id: int, actor: AbstractBaseUser | None, user_id: int, reason: str) -> None:
+def unban(club_id: int, actor: User | None, user_id: int, reason: str) -> None:
     """Lift a ban (the person may then join again)."""
     text = _reason(reason)
     with transaction.atomic():
@@ -241,7 +241,7 @@ def unban(club_id: int, actor: AbstractBaseUser | None, user_id: int, reason: st
         audit.record(club, actor, "member.unban", reason=text, user_id=user_id)
 
 
-def set_role(club_id: int, actor: AbstractBaseUser | None, user_id: int, role: str) -> None:
+def set_role(club_id: int, actor: User | None, user_id: int, role: str) -> None:
     """The owner appoints a member director, or makes a director a member again."""
     if role not in (Membership.Role.DIRECTOR, Membership.Role.MEMBER):
         raise InvalidRequestError(_("A role is director or member."))
@@ -262,7 +262,7 @@ def set_role(club_id: int, actor: AbstractBaseUser | None, user_id: int, role: s
                      username=m.user.get_username())
 
 
-def user_by_name(name: object) -> AbstractBaseUser:
+def user_by_name(name: object) -> User:
     text = str(name or "").strip().lstrip("@")
     if not text:
         raise InvalidRequestError(_("Give a username."))

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -77,7 +77,7 @@ def _live_round(t: Tournament) -> Round:
 
 
 def _registration(open_: bool) -> Callable[..., str]:
-    def run(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    def run(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
         if t.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
             raise TableStateError(_("Registration can change only before the start."))
         t.status = Tournament.Status.REGISTRATION if open_ else Tournament.Status.CLOSED
@@ -89,12 +89,12 @@ def _registration(open_: bool) -> Callable[..., str]:
     return run
 
 
-def _start(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _start(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     rounds.start_tournament_locked(t, user)
     return _("Round 1 has started: players check in now.")
 
 
-def _start_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _start_round(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     round_ = _paired_round(t)
     previous = t.round_set.filter(number=round_.number - 1).first()
     if previous is not None and previous.status != Round.Status.FINISHED:
@@ -106,7 +106,7 @@ def _start_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any])
 
 
 def _pause(paused: bool) -> Callable[..., str]:
-    def run(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+    def run(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
         if t.status != Tournament.Status.RUNNING:
             raise TableStateError(_("Only a running tournament can be paused or resumed."))
         if t.paused == paused:
@@ -125,7 +125,7 @@ def _pause(paused: bool) -> Callable[..., str]:
     return run
 
 
-def _end_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _end_round(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     round_ = _live_round(t)
     audit.record(t.club, user, "round.end", tournament=t, round=round_.number,
                  reason=_reason(data, required=False))
@@ -134,7 +134,7 @@ def _end_round(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -
         "round": round_.number}
 
 
-def _repair(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _repair(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     round_ = _paired_round(t)
     rounds.pair_round_locked(t, round_.number, user)
     return _("Round %(round)s was paired again.") % {"round": round_.number}
@@ -149,7 +149,7 @@ def _two_entries(t: Tournament, data: Mapping[str, Any]) -> tuple[int, int]:
     return first.pk, second.pk
 
 
-def _manual(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _manual(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     if t.format != "swiss":
         raise InvalidRequestError(_("Manual pairings are for Swiss events."))
     a, b = _two_entries(t, data)
@@ -167,7 +167,7 @@ def _manual(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> s
     return _("Manual pairing set; the round was paired again.")
 
 
-def _forbid(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _forbid(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     a, b = _two_entries(t, data)
     if pairing.pair_key(a, b) in {pairing.pair_key(*p) for p in t.forbidden_pairs}:
         return _("That pairing is already forbidden.")
@@ -180,7 +180,7 @@ def _forbid(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> s
     return _("That pairing will not be made.")
 
 
-def _correct(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _correct(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     reason = _reason(data)
     match = (Match.objects.select_for_update().filter(
         pk=_int(data, "match_id", _("the match")), round__tournament=t).first())
@@ -228,7 +228,7 @@ def _current_match(entry: Entry) -> Match | None:
             .select_for_update(of=("self",)).first())
 
 
-def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _substitute(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     reason = _reason(data)
     entry = _entry(t, data)
     if entry.is_bot:
@@ -250,6 +250,7 @@ def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     if match is not None:
         position = next(p for p, (_e, person) in rounds.people_by_position(match).items()
                         if person == old.pk)
+        assert match.table_id is not None  # a started match has its table
         table = Table.objects.get(pk=match.table_id)
         table_service.kick(table.pk, t.created_by, position)
         table_service.take_seat(table.pk, new, position)
@@ -264,7 +265,7 @@ def _substitute(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     return f"{new.get_username()} plays for {old.get_username()} from now on."
 
 
-def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _disqualify(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     reason = _reason(data)
     entry = _entry(t, data)
     if entry.status == Entry.Status.DISQUALIFIED:
@@ -277,7 +278,7 @@ def _disqualify(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) 
     return f"{entry.name} is disqualified: no longer paired, no place."
 
 
-def _withdraw_entry(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _withdraw_entry(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     entry = _entry(t, data)
     if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED):
         raise InvalidRequestError(_("That entry is not playing."))
@@ -285,12 +286,12 @@ def _withdraw_entry(t: Tournament, user: AbstractBaseUser, data: Mapping[str, An
     return f"{entry.name} was withdrawn."
 
 
-def _add_bot(t: Tournament, user: AbstractBaseUser, data: Mapping[str, Any]) -> str:
+def _add_bot(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     entry = events.add_bot_entry(t, user, str(data.get("level", "")))
     return f"{entry.name} entered."
 
 
-ACTIONS: dict[str, Callable[[Tournament, AbstractBaseUser, Mapping[str, Any]], str]] = {
+ACTIONS: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
     "open_registration": _registration(True),
     "close_registration": _registration(False),
     "start": _start,
@@ -309,7 +310,7 @@ ACTIONS: dict[str, Callable[[Tournament, AbstractBaseUser, Mapping[str, Any]], s
 }
 
 
-def perform(tournament_id: int, user: AbstractBaseUser | None, action: str,
+def perform(tournament_id: int, user: User | None, action: str,
             data: Mapping[str, Any]) -> str:
     """Run one director tool; returns the message to show. Raises a ServiceError."""
     if user is None or not user.is_authenticated:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -97,7 +97,7 @@ def validate(s: EventSettings) -> EventSettings:
                          games)
 
 
-def create_tournament(club_id: int, user: AbstractBaseUser | None,
+def create_tournament(club_id: int, user: User | None,
                       s: EventSettings) -> Tournament:
     """A director creates a tournament; registration opens at once."""
     user = require_verified(user, "create a tournament")
@@ -149,19 +149,19 @@ def entered(t: Tournament, user_id: int) -> Entry | None:
     return t.entries.filter(Q(player1_id=user_id) | Q(player2_id=user_id)).first()
 
 
-def _name(user: AbstractBaseUser) -> str:
+def _name(user: User) -> str:
     profile = getattr(user, "profile", None)
     return getattr(profile, "public_name", None) or user.get_username()
 
 
-def _require_member(t: Tournament, user: AbstractBaseUser, who: str = "You") -> None:
+def _require_member(t: Tournament, user: User, who: str = "You") -> None:
     if not permissions.is_member(t.club, user):
         message = (_("You must be a member of %(club)s to play.") if who == "You"
                    else _("Your partner must be a member of %(club)s to play."))
         raise PermissionDeniedError(message % {"club": t.club.name})
 
 
-def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "", *,
+def register(tournament_id: int, user: User | None, partner: str = "", *,
              email_opt_in: bool = False) -> Entry:
     """A member enters: alone (individual) or with a partner who must confirm (pairs)."""
     user = require_verified(user, "register")
@@ -203,7 +203,7 @@ def register(tournament_id: int, user: AbstractBaseUser | None, partner: str = "
     return entry
 
 
-def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id: int,
+def confirm_partner(tournament_id: int, user: User | None, entry_id: int,
                     accept: bool = True) -> Entry | None:
     """The invited partner confirms (the pair is entered) or declines (it is removed)."""
     user = require_verified(user, "confirm")
@@ -228,7 +228,7 @@ def confirm_partner(tournament_id: int, user: AbstractBaseUser | None, entry_id:
     return entry
 
 
-def add_bot_entry(t: Tournament, actor: AbstractBaseUser | None, level: str) -> Entry:
+def add_bot_entry(t: Tournament, actor: User | None, level: str) -> Entry:
     """A director enters a bot (labelled; never in the prize places). Caller locks."""
     if not t.bots_allowed:
         raise PermissionDeniedError(_("This tournament does not allow bots."))

@@ -33,7 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -115,7 +115,7 @@ def schedule_entries(t: Tournament) -> list[Entry]:
     return list(Entry.objects.filter(match_sides__match__round=first).distinct())
 
 
-def pair_round_locked(t: Tournament, number: int, actor: AbstractBaseUser | None = None
+def pair_round_locked(t: Tournament, number: int, actor: User | None = None
                       ) -> Round:
     """Pair round ``number`` (create it, or re-pair it while not started). Caller holds
     the tournament's lock. Deterministic given the event's seed and the stored results.
@@ -198,7 +198,7 @@ def total_rounds(t: Tournament, field: int) -> int:
 # --- starting ------------------------------------------------------------------------------
 
 
-def start_tournament_locked(t: Tournament, actor: AbstractBaseUser | None) -> Round:
+def start_tournament_locked(t: Tournament, actor: User | None) -> Round:
     """Close registration and start round 1. Caller holds the tournament's lock."""
     if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         raise TableStateError(_("The tournament has already started."))
@@ -242,7 +242,7 @@ def people_by_position(match: Match) -> dict[int, tuple[Entry, int | None]]:
     return seats
 
 
-def start_round_locked(t: Tournament, round_: Round, actor: AbstractBaseUser | None) -> Round:
+def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Round:
     """Create every match's table, seat everybody, open check-in. Caller holds the
     tournament's lock (the round is locked here, then each table through the games
     services, in the lock order)."""
@@ -360,7 +360,7 @@ def _begin_locked(match: Match) -> None:
     match.save(update_fields=["series", "status"])
 
 
-def check_in(match_id: object, user: AbstractBaseUser | None) -> int:
+def check_in(match_id: object, user: User | None) -> int:
     """A player checks in for their match (the banner's button); returns the table id.
 
     The series starts when the last person of the match has checked in. Checking in
@@ -423,6 +423,7 @@ def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> 
         round_ = Round.objects.select_for_update().get(pk=round_id)
         if round_.status != Round.Status.CHECKIN:
             return 0
+        assert round_.checkin_deadline is not None  # set when the round started
         if not force and (now or timezone.now()) + EARLY < round_.checkin_deadline:
             return 0
         settled = 0
@@ -431,6 +432,7 @@ def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> 
             absent = _absent(match)
             positions = {p for p, (_, person) in people_by_position(match).items()
                          if person in absent and p not in match.substitutes}
+            assert match.table_id is not None  # a started match has its table
             table = Table.objects.get(pk=match.table_id)
             if not positions and table.status == Table.Status.OPEN:
                 _begin_locked(match)  # everybody came (the last check-in raced us)
@@ -473,6 +475,7 @@ def round_time(round_id: int, *, force: bool = False, now: Any = None) -> int:
         round_ = Round.objects.select_for_update().get(pk=round_id)
         if round_.status not in (Round.Status.CHECKIN, Round.Status.PLAYING):
             return 0
+        assert round_.ends_at is not None  # set when the round started
         if not force and (now or timezone.now()) + EARLY < round_.ends_at:
             return 0
     if round_.status == Round.Status.CHECKIN:
@@ -606,7 +609,7 @@ def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
     send_task_on_commit(START_ROUND_TASK, (tournament_id, number), countdown=countdown)
 
 
-def start_next_round(tournament_id: int, number: int, actor: AbstractBaseUser | None = None,
+def start_next_round(tournament_id: int, number: int, actor: User | None = None,
                      *, force: bool = False) -> bool:
     """Start round ``number`` if it is paired, the previous one is over and the event is
     not paused (a director's ``force`` starts it during a pause or the break)."""
@@ -632,7 +635,7 @@ def tick(now: Any = None) -> dict[str, int]:
     """The beat backstop: scheduled starts, check-in deadlines, time limits, matches whose
     series ended, rounds due after their break. Every step is idempotent."""
     now = now or timezone.now()
-    done = Counter()
+    done: Counter[str] = Counter()
     for t_id in Tournament.objects.filter(
             status__in=[Tournament.Status.REGISTRATION, Tournament.Status.CLOSED],
             starts_at__lte=now).values_list("pk", flat=True)[:20]:
@@ -674,7 +677,7 @@ def tick(now: Any = None) -> dict[str, int]:
     return dict(done)
 
 
-def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
+def withdraw(tournament_id: int, user: User | None) -> None:
     """A player withdraws their entry: before the start it is removed; after, it is no
     longer paired and its results stand."""
     if user is None or not user.is_authenticated:
@@ -688,7 +691,7 @@ def withdraw(tournament_id: int, user: AbstractBaseUser | None) -> None:
         withdraw_locked(t, entry, user)
 
 
-def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
+def withdraw_locked(t: Tournament, entry: Entry, actor: User | None,
                     reason: str = "") -> None:
     """Withdraw ``entry``. The caller holds the tournament's lock."""
     if t.status == Tournament.Status.FINISHED:
@@ -704,7 +707,7 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: AbstractBaseUser | None,
     send_event_on_commit(*publish.changed(t.pk))
 
 
-def repair_without(t: Tournament, entry: Entry, actor: AbstractBaseUser | None) -> None:
+def repair_without(t: Tournament, entry: Entry, actor: User | None) -> None:
     """An entry left while the next round is paired but not started: pair it again
     without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
     if t.format not in ("swiss", "rotation"):
