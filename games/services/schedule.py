@@ -5,7 +5,7 @@ enqueued only after the transaction commits (games/events.py), so a worker never
 a version that was rolled back.
 
 Each (task, id, version) is enqueued at most once (a marker, ``once``). That lets
-:func:`ensure_due_locked`, called by every task that finds its game moved on, re-queue
+:func:`ensure_due`, called by every task that finds its game moved on, re-queue
 what the current version needs without doubling the normal follow-up: a worker that
 died between a commit and its enqueue leaves nothing for the beat sweep to find.
 """
