@@ -54,6 +54,14 @@ def wait_until_database_is_quiet() -> None:
             time.sleep(0.02)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings() -> None:
+    """Keep the test database's name as kozel_site/settings/test.py made it: already
+    private to this run and xdist worker, and derived the same way by the server and
+    worker processes a test starts. pytest-django's "_gw<N>" suffix would hide the
+    database from them."""
+
+
 @pytest.fixture
 def transactional_db(transactional_db: None) -> Iterator[None]:
     """pytest-django's ``transactional_db``, whose flush waits for the writers a test
