@@ -132,9 +132,9 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
     """A real Celery worker (threads pool) consuming this run's private queue.
 
     Never eager mode: tasks go through the real broker (Redis, or RabbitMQ under
-    ``make test-rabbitmq``; STYLE e). The worker
-    shares this process's test database, so tests using it need committed data
-    (``transactional_db``).
+    ``make test-rabbitmq``). The worker shares this process's test database, so tests
+    using it need committed data (``transactional_db``). It has finished its running
+    tasks when this fixture ends.
     """
     from celery.contrib.testing.worker import start_worker
 
@@ -145,6 +145,10 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
                       shutdown_timeout=20, loglevel="WARNING") as worker:
         yield worker
+        # A shutdown message wakes the worker's event loop at once; start_worker's own
+        # stop flag is seen only when the loop next wakes up, up to 10 s later on
+        # RabbitMQ (nothing else to wait for there).
+        app.control.shutdown(destination=[worker.hostname])
 
 
 @pytest.fixture(autouse=True)
