@@ -4,15 +4,19 @@ issue 15): each socket used to beat on its own, two thread hops and an INFO each
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import time
+from collections.abc import Iterator
+from socket import socket as tcp_socket
 
+import pytest
 import redis
-from django.conf import settings
 from django.utils import translation
 
 from games import presence as store
 from games import presence_beats
-from tests.waiting import until
+from kozel_site import embedded_redis
+from tests.waiting import until, wait_for
 
 TABLE = 987_654  # no table of the database: presence lives in Redis only
 
@@ -40,7 +44,36 @@ def commands_processed(counter: redis.Redis) -> int:
     return int(counter.info("stats")["total_commands_processed"])
 
 
-async def test_one_beat_refreshes_every_open_socket_and_tells_those_on_another_server():
+def answers(client: redis.Redis) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+
+
+@pytest.fixture
+def own_redis(settings) -> Iterator[str]:
+    """A Redis server for this test alone, so that its command count is the beat's: a
+    shared server also counts what other tests and test runs send meanwhile."""
+    with tcp_socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [embedded_redis.redis_server_binary(), "--bind", "127.0.0.1", "--port", str(port),
+         "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        wait_for(lambda: answers(redis.Redis.from_url(url)), 10, "the test's own Redis")
+        settings.REDIS_URL = url
+        yield url
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+async def test_one_beat_refreshes_every_open_socket_and_tells_those_on_another_server(
+        own_redis):
     run_id = store.run_id()
     same, older, closed = (Socket("same", run_id), Socket("older", "a-killed-server"),
                            Socket("closed", run_id))
@@ -48,7 +81,7 @@ async def test_one_beat_refreshes_every_open_socket_and_tells_those_on_another_s
         store.touch(TABLE, socket.channel_name, None, now=0.0)  # long expired
         presence_beats.add(socket)
     presence_beats.discard(closed)
-    counter = redis.Redis.from_url(settings.REDIS_URL)
+    counter = redis.Redis.from_url(own_redis)
     before = commands_processed(counter)
     beats = presence_beats.beats()
     await beats.beat()
