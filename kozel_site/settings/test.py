@@ -43,14 +43,9 @@ KOZEL_NEXT_GAME_DELAY_SECONDS = 0.0
 KOZEL_HEALTHZ_CELERY_TIMEOUT = 1.5
 # A test-only hook to set up a game from a known position (browser molodka test).
 KOZEL_TEST_HOOKS = True
-# Test processes host in-process Celery workers and many short-lived test objects: a
-# freeze there (from a worker's thread, at every worker start) would keep every later
-# test's garbage cycles uncollected. tests/site/test_gc_tuning.py runs a server
-# process's start-up on the base settings.
-KOZEL_FREEZE_AFTER_START_UP = False
 
 # An explicit test database name, so that a daphne child process started by a browser
-# test finds the same database (STACK-NOTES item 6).
+# test finds the same database (on PostgreSQL Django would otherwise look for test_test_...).
 _default = DATABASES["default"]
 # Threads (consumers' database_sync_to_async, in-process Celery workers) must not keep
 # connections open past a test, or PostgreSQL refuses to drop the test database.
