@@ -4,43 +4,72 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-FLUSH_ATTEMPTS = 5
+QUIET_TIMEOUT = 10.0
+QUIET_FOR = 0.2
 
 
-def _flush_retrying_on_deadlock() -> None:
-    """Retry the database flush that ends a ``transactional_db`` test when PostgreSQL
-    picked it as a deadlock's victim.
+def _busy_sessions(cursor: Any) -> list[int]:
+    """Backends of this test database, other than ours, inside a transaction."""
+    cursor.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+        " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL")
+    return [row[0] for row in cursor.fetchall()]
 
-    A bot turn that a real worker (or the browser tests' daphne) was still running when
-    the test ended can hold a row lock on one table while the flush's TRUNCATE holds
-    another (seen in CI: "deadlock detected" in the teardown of
-    tests/browser/test_table_replay.py, then every later test met the old rows). The
-    other transaction ends within moments; the retried TRUNCATE waits for it.
+
+def wait_until_database_is_quiet() -> None:
+    """Wait until no other session of the test database is inside a transaction.
+
+    The flush that ends a ``transactional_db`` test (TRUNCATE on PostgreSQL) deadlocks
+    with a transaction that still holds row locks, such as a bot turn the browser
+    tests' server was finishing after the test's sockets closed, and the rows it leaves
+    break every later test. A session still busy after ``QUIET_TIMEOUT`` seconds belongs
+    to a test that is over: it is terminated, so that the flush always runs.
     """
-    from django.core.management.base import CommandError
-    from django.db import OperationalError
-    from django.test import testcases
+    from django.db import connection
 
-    original = testcases.TransactionTestCase._fixture_teardown
+    if connection.vendor != "postgresql":
+        return  # SQLite: one writer at a time, the flush waits for it
+    deadline = time.monotonic() + QUIET_TIMEOUT
+    quiet_since: float | None = None
+    with connection.cursor() as cursor:
+        while True:
+            busy = _busy_sessions(cursor)
+            now = time.monotonic()
+            if busy:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = now
+            elif now - quiet_since >= QUIET_FOR:
+                return
+            if busy and now >= deadline:
+                for pid in busy:
+                    cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+                return
+            time.sleep(0.02)
 
-    def teardown(self: testcases.TransactionTestCase) -> None:
-        for attempt in range(1, FLUSH_ATTEMPTS + 1):
-            try:
-                return original(self)
-            except CommandError as exc:
-                cause = exc.__cause__
-                if attempt == FLUSH_ATTEMPTS or not (
-                        isinstance(cause, OperationalError) and "deadlock" in str(cause)):
-                    raise
 
-    testcases.TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings() -> None:
+    """Keep the test database's name as kozel_site/settings/test.py made it: already
+    private to this run and xdist worker, and derived the same way by the server and
+    worker processes a test starts. pytest-django's "_gw<N>" suffix would hide the
+    database from them."""
 
 
-_flush_retrying_on_deadlock()
+@pytest.fixture
+def transactional_db(transactional_db: None) -> Iterator[None]:
+    """pytest-django's ``transactional_db``, whose flush waits for the writers a test
+    left running (:func:`wait_until_database_is_quiet`). Fixtures that start writers
+    (``celery_worker``, the browser tests' ``live_site``) depend on it, so they have
+    stopped them by the time this runs."""
+    yield
+    wait_until_database_is_quiet()
 
 
 class DealSeeds:
@@ -103,9 +132,9 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
     """A real Celery worker (threads pool) consuming this run's private queue.
 
     Never eager mode: tasks go through the real broker (Redis, or RabbitMQ under
-    ``make test-rabbitmq``; STYLE e). The worker
-    shares this process's test database, so tests using it need committed data
-    (``transactional_db``).
+    ``make test-rabbitmq``). The worker shares this process's test database, so tests
+    using it need committed data (``transactional_db``). It has finished its running
+    tasks when this fixture ends.
     """
     from celery.contrib.testing.worker import start_worker
 
@@ -116,6 +145,10 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
                       shutdown_timeout=20, loglevel="WARNING") as worker:
         yield worker
+        # A shutdown message wakes the worker's event loop at once; start_worker's own
+        # stop flag is seen only when the loop next wakes up, up to 10 s later on
+        # RabbitMQ (nothing else to wait for there).
+        app.control.shutdown(destination=[worker.hostname])
 
 
 @pytest.fixture(autouse=True)

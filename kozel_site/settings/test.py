@@ -1,4 +1,5 @@
-"""Test settings: a fast hasher, locmem email, and Redis keys and queues private to this run.
+"""Test settings: a fast hasher, locmem email, and a database, Redis keys and a Celery
+queue private to this run (and to each pytest-xdist worker of it).
 
 The variables are set in ``os.environ`` *before* ``base`` is imported so that child
 processes (a daphne server for browser tests, a Celery worker) inherit the same values.
@@ -9,8 +10,19 @@ from __future__ import annotations
 import os
 import uuid
 
-os.environ.setdefault("KOZEL_REDIS_PREFIX", f"kozeltest-{uuid.uuid4().hex[:8]}")
-os.environ.setdefault("KOZEL_CELERY_QUEUE", os.environ["KOZEL_REDIS_PREFIX"])
+
+def _per_xdist_worker(name: str) -> str:
+    """``name`` made private to this pytest-xdist worker (the controller imported these
+    settings first, and its workers inherit its environment). A child process started
+    by a test inherits the worker's name, which is not suffixed a second time."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return name if not worker or name.endswith(f"-{worker}") else f"{name}-{worker}"
+
+
+os.environ["KOZEL_REDIS_PREFIX"] = _per_xdist_worker(
+    os.environ.get("KOZEL_REDIS_PREFIX") or f"kozeltest-{uuid.uuid4().hex[:8]}")
+os.environ["KOZEL_CELERY_QUEUE"] = _per_xdist_worker(
+    os.environ.get("KOZEL_CELERY_QUEUE") or os.environ["KOZEL_REDIS_PREFIX"])
 os.environ.setdefault("KOZEL_RUN_DIR", str(__import__("pathlib").Path(__file__).resolve()
                                            .parents[2] / ".run" / "test"))
 
@@ -31,20 +43,17 @@ KOZEL_NEXT_GAME_DELAY_SECONDS = 0.0
 KOZEL_HEALTHZ_CELERY_TIMEOUT = 1.5
 # A test-only hook to set up a game from a known position (browser molodka test).
 KOZEL_TEST_HOOKS = True
-# Test processes host in-process Celery workers and many short-lived test objects: a
-# freeze there (from a worker's thread, at every worker start) would keep every later
-# test's garbage cycles uncollected. tests/site/test_gc_tuning.py runs a server
-# process's start-up on the base settings.
-KOZEL_FREEZE_AFTER_START_UP = False
 
 # An explicit test database name, so that a daphne child process started by a browser
-# test finds the same database (STACK-NOTES item 6).
+# test finds the same database (on PostgreSQL Django would otherwise look for test_test_...).
 _default = DATABASES["default"]
 # Threads (consumers' database_sync_to_async, in-process Celery workers) must not keep
 # connections open past a test, or PostgreSQL refuses to drop the test database.
 _default["CONN_MAX_AGE"] = 0
-# The name is private to this test run (and its children, which inherit the prefix), so
-# that two suites running at once on one machine never share a database.
+# The name is private to this test run and xdist worker (and its children, which inherit
+# the prefix), so that two suites running at once on one machine never share a database.
+# tests/conftest.py turns off pytest-django's own "_gw<N>" suffix, which a child would
+# not know about.
 _run = "".join(ch if ch.isalnum() else "_" for ch in os.environ["KOZEL_REDIS_PREFIX"]).lower()
 if _default["ENGINE"].endswith("sqlite3"):
     _default["TEST"] = {"NAME": str(RUN_DIR / f"test-db-{_run}.sqlite3")}

@@ -210,8 +210,7 @@ def test_rules_helpers_and_bounded_caches(monkeypatch: pytest.MonkeyPatch) -> No
     assert rules.discard_actions(0b111, 5) == ()
     assert rules.can_beat_mask(0b10, 0b10, 0) is False
     monkeypatch.setattr(rules, "_CACHE_LIMIT", 0)
-    # Empty tables: another test (warm_caches) or a server's start-up
-    # (kozel_site/gc_tuning.py) may have filled them in this process.
+    # Empty tables: another test (warm_caches) may have filled them in this process.
     monkeypatch.setattr(rules, "_HANDS", {})
     monkeypatch.setattr(rules, "_MATCH_CACHE", {})
     for _ in range(2):

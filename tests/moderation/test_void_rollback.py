@@ -14,10 +14,11 @@ from accounts.moderation.models import ModerationLog
 from accounts.moderation.services import voids
 from games.errors import InvalidRequestError, PermissionDeniedError
 from games.models import Game, Series, Termination
-from games.ratings import maths, receivers, services, tasks
+from games.ratings import maths, services, tasks
 from games.ratings.conf import rating_settings
 from games.ratings.models import RatedSeries, Rating, RatingChange, SeriesRecord
 from games.ratings.selectors import eligible
+from games.signals import series_finished
 from tests.ratings.factories import finished_series, make_users
 
 pytestmark = pytest.mark.django_db
@@ -150,14 +151,23 @@ def test_a_moderator_voids_through_the_finisher_and_the_ratings_hook(
     target = made[VOIDED]
     queued = []
     monkeypatch.setattr(tasks.rollback_series_task, "delay", queued.append)
-    with django_capture_on_commit_callbacks(execute=True):
-        voids.void_series(mona, target.pk, "Collusion between the partners, reported twice")
+    announced = []
+
+    def announce(sender, **kwargs):
+        announced.append((kwargs["series_id"], kwargs["termination"]))
+
+    series_finished.connect(announce, weak=False)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            voids.void_series(mona, target.pk, "Collusion between the partners, reported twice")
+    finally:
+        series_finished.disconnect(announce)
     target.refresh_from_db()
     assert target.status == Series.Status.VOIDED and target.termination == Termination.VOIDED
     assert Game.objects.filter(series=target).count() == len(HISTORY[VOIDED][1]), \
         "the games stay in the record"
+    assert announced == [(target.pk, Termination.VOIDED)], "the finisher's hook said why"
     assert queued == [target.pk], "the ratings app reacted to the voided termination"
-    assert receivers.on_series_finished  # the receiver that enqueued it
     assert tasks.rollback_series_task(target.pk) is True  # what the worker runs
     assert_matches_recompute(players, made, skip=VOIDED)
     assert all(r.voided for r in SeriesRecord.objects.filter(series=target))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from datetime import timedelta
 
@@ -9,8 +10,7 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from games.ratings import maths, services
-from games.ratings.conf import rating_settings
+from games.ratings import services
 from games.ratings.models import (
     MonthlyStats,
     RatedSeries,
@@ -23,6 +23,47 @@ from games.ratings.models import (
 from tests.ratings.factories import finished_series, make_users
 
 WINNERS = ["A", "B", "A", "", "A", "A"]  # team A wins 4, loses 1, one egg: B is the goat
+MIRRORED = ["B", "A", "B", "", "B", "B"]  # the same games lost: how a leaver of A is rated
+
+# The site's rating model, written out here from its definition rather than taken from
+# the code under test: OpenSkill's Plackett-Luce (Weng & Lin 2011, Algorithm 4) with
+# mu 25, sigma 25/3, beta 25/3, tau 25/300 and openskill's kappa 1e-4.
+MU, SIGMA, BETA, TAU, KAPPA = 25.0, 25 / 3, 25 / 3, 25 / 300, 1e-4
+
+
+def plackett_luce(winners: list[str]) -> dict[int, tuple[float, float]]:
+    """(mu, sigma) of seats 0-3 (teams A = 0+2, B = 1+3) after these games from the prior.
+
+    Two teams per game: each player's variance first grows by tau²; a team's mu and
+    variance are its players' sums; c² = var_A + var_B + 2·beta²; the teams' win
+    probabilities are p_t = e^(mu_t/c) / (e^(mu_A/c) + e^(mu_B/c)). A player's mu moves by
+    sigma²/c times p_loser (winner, up), -p_loser (loser, down) or (p_other - p_own)/2
+    (eggs, a tie); sigma² shrinks by the factor 1 - sigma²·sqrt(var_team)·p_A·p_B/c³
+    (at least kappa).
+    """
+    seats = {p: (MU, SIGMA) for p in range(4)}
+    teams = {"A": (0, 2), "B": (1, 3)}
+    for winner in winners:
+        grown = {p: (mu, math.sqrt(sigma ** 2 + TAU ** 2)) for p, (mu, sigma) in seats.items()}
+        team_mu = {t: sum(grown[p][0] for p in ps) for t, ps in teams.items()}
+        team_var = {t: sum(grown[p][1] ** 2 for p in ps) for t, ps in teams.items()}
+        c = math.sqrt(team_var["A"] + team_var["B"] + 2 * BETA ** 2)
+        odds = {t: math.exp(team_mu[t] / c) for t in teams}
+        p_win = {t: odds[t] / (odds["A"] + odds["B"]) for t in teams}
+        for team, positions in teams.items():
+            other = "B" if team == "A" else "A"
+            if winner == team:
+                omega = p_win[other]
+            elif winner == other:
+                omega = -p_win[team]
+            else:
+                omega = (p_win[other] - p_win[team]) / 2
+            shrink = p_win["A"] * p_win["B"] * math.sqrt(team_var[team]) / c ** 3
+            for p in positions:
+                mu, sigma = grown[p]
+                seats[p] = (mu + sigma ** 2 / c * omega,
+                            sigma * math.sqrt(max(1 - sigma ** 2 * shrink, KAPPA)))
+    return seats
 
 
 @pytest.fixture
@@ -40,12 +81,11 @@ def test_a_ranked_series_stores_one_change_per_player(four):
     assert services.rate_series(series.pk) is True
     changes = {c.position: c for c in RatingChange.objects.filter(series=series)}
     assert sorted(changes) == [0, 1, 2, 3]
-    expected = maths.play_through(rating_settings.model(),
-                                  {p: maths.SeatRating(25.0, 25 / 3) for p in range(4)}, WINNERS)
+    expected = plackett_luce(WINNERS)
     for position, change in changes.items():
         rating = Rating.objects.get(user=four[position])
         assert (rating.mu, rating.sigma) == (change.mu_after, change.sigma_after)
-        assert rating.mu == pytest.approx(expected[position].mu)
+        assert (rating.mu, rating.sigma) == pytest.approx(expected[position], rel=1e-12)
         assert (change.mu_before, change.sigma_before) == (25.0, 25 / 3)
         assert change.display_before == 1000
         assert rating.series_rated == 1
@@ -97,15 +137,17 @@ def test_leaver_rule(four):
     services.rate_series(series.pk)
     changes = {c.position: c for c in RatingChange.objects.filter(series=series)}
     assert changes[0].kind == "leaver" and changes[0].mu_after < 25 and not changes[0].won
+    assert (changes[0].mu_after, changes[0].sigma_after) == pytest.approx(
+        plackett_luce(MIRRORED)[0], rel=1e-12)
     assert changes[2].kind == "excused"
     partner = Rating.objects.get(user=four[2])
     assert (partner.mu, partner.sigma, partner.series_rated) == (25.0, 25 / 3, 0)
     assert changes[2].delta == 0
-    normal = maths.play_through(rating_settings.model(),
-                                {p: maths.SeatRating(25.0, 25 / 3) for p in range(4)}, WINNERS)
+    normal = plackett_luce(WINNERS)
     for p in (1, 3):
         assert changes[p].kind == "rated"
-        assert changes[p].mu_after == pytest.approx(normal[p].mu)
+        assert (changes[p].mu_after, changes[p].sigma_after) == pytest.approx(normal[p],
+                                                                              rel=1e-12)
     record = SeriesRecord.objects.get(series=series, user=four[0])
     # The record shows the team's result (won) and, beside it, that they left.
     assert record.left and record.won
@@ -119,9 +161,11 @@ def test_inactivity_grows_sigma_before_the_update(four):
     services.rate_series(new.pk)
     change = RatingChange.objects.get(series=new, user=four[0])
     assert change.sigma_before == sigma_then, "the stored value, for exact rollback"
-    grown = rating_settings.inflated_sigma(sigma_then, 200)
+    # Variance grows by 0.05 a day, capped at the prior's; the display is
+    # 1000 + 25·(mu - 3·sigma), rounded.
+    grown = min(25 / 3, math.sqrt(sigma_then ** 2 + 0.05 * 200))
     assert grown > sigma_then
-    assert change.display_before == rating_settings.display(change.mu_before, grown)
+    assert change.display_before == round(1000 + 25 * (change.mu_before - 3 * grown))
 
 
 def test_rating_the_same_series_twice_rates_it_once(four):
