@@ -43,7 +43,7 @@ chromium:
 ## the browser tests were lost.
 test: $(STAMP) chromium
 	@if [ -x $(CHROMIUM) ]; then \
-	  DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -p no:cacheprovider $(PYTEST_ARGS); \
+	  DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -p no:cacheprovider $(XDIST) $(PYTEST_ARGS); \
 	  code=$$?; \
 	  if [ $$code -ne 0 ] && { [ $$code -ne 5 ] || [ -n "$$CI" ]; }; then exit $$code; fi; \
 	else \
@@ -57,7 +57,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not browser and not slow" $(XDIST) -x -q $(PYTEST_ARGS)
 
 test-browser: $(STAMP) chromium
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser $(XDIST) $(PYTEST_ARGS)
 
 ## mypy's Django plugin imports the settings; a REDIS_URL keeps them from starting an
 ## embedded Redis (nothing connects to it).

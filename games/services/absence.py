@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 
 from games import events
@@ -37,7 +37,7 @@ def _plays_here(table_id: int, user_id: int) -> bool:
                                          series__status=Series.Status.PLAYING).exists())
 
 
-def connected(table_id: int, conn: str, user: AbstractBaseUser | None,
+def connected(table_id: int, conn: str, user: User | None,
               plays_here: Callable[[int], bool] | None = None) -> str | None:
     """A socket opened at the table (``conn``: its channel name). ``plays_here``: the
     caller's answer to whether a person sits or plays here, when it has read the table
@@ -56,7 +56,7 @@ def connected(table_id: int, conn: str, user: AbstractBaseUser | None,
     return run_id
 
 
-def disconnected(table_id: int, conn: str, user: AbstractBaseUser | None) -> None:
+def disconnected(table_id: int, conn: str, user: User | None) -> None:
     """A socket closed cleanly; a person's last one may start the absence countdown."""
     user_id = store.person_id(user)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -40,12 +40,11 @@ class RateLimitedError(ServiceError):
     code = "rate_limited"
 
 
-def check_message(user: AbstractBaseUser | None, text: Any) -> str:
+def check_message(user: User | None, text: Any) -> str:
     """The checks of a chat line that need no database: a signed-in author and a text
     of 1 to ``CHAT_MAX_LENGTH`` characters once its runs of spaces are one. Returns
     that text, or raises PermissionDeniedError or InvalidRequestError. The live table
-    runs them on its event loop, so that malformed lines never queue for the writing
-    threads beside the live tables' moves."""
+    runs them before its database call, so a malformed line is answered without one."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to chat."))
     if not isinstance(text, str):
@@ -61,9 +60,10 @@ def check_message(user: AbstractBaseUser | None, text: Any) -> str:
     return clean
 
 
-def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dict[str, Any]:
+def post_message(table_id: int, user: User | None, text: Any) -> dict[str, Any]:
     """Store and relay a chat line; the text is stored raw and escaped by every renderer."""
     clean = check_message(user, text)
+    assert user is not None  # check_message refused anyone not signed in
     key = f"chat-rate:{user.pk}"
     cache.add(key, 0, RATE_WINDOW_SECONDS)
     if cache.incr(key) > RATE_COUNT:
@@ -85,14 +85,14 @@ def post_message(table_id: int, user: AbstractBaseUser | None, text: Any) -> dic
     return payload
 
 
-def channel_of(table: Table, user: AbstractBaseUser) -> str:
+def channel_of(table: Table, user: User) -> str:
     """Which chat ``user``'s line belongs to: the players' while they hold a seat of the
     table (of its live series, or of the table between series), else the spectators'."""
     seated = seat_of_user(table, current_series(table), user) is not None
     return ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
 
 
-def set_show_spectators(user: AbstractBaseUser | None, show: Any) -> bool:
+def set_show_spectators(user: User | None, show: Any) -> bool:
     """Remember whether ``user`` reads the spectators' chat while seated, at every table;
     each of their open table sockets reloads at once (a fresh snapshot, joining or
     leaving the spectators' chat). Returns the new choice."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -159,11 +159,12 @@ def abandon_if_disconnected(game_id: int, expected_version: int,
         return True
 
 
-def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
+def reclaim_seat(table_id: int, user: User | None) -> int:
     """A person whose seat a substitute bot keeps warm comes back to a casual table and
     plays it again (the consumer calls this when they open the table). Returns the
     position."""
     _check_signed_in_to_reclaim(user)
+    assert user is not None  # refused above when not signed in
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         seat = _reclaimable_seat(series, user)
@@ -186,13 +187,13 @@ def reclaim_seat(table_id: int, user: AbstractBaseUser | None) -> int:
         return position
 
 
-def _check_signed_in_to_reclaim(user: AbstractBaseUser | None) -> None:
+def _check_signed_in_to_reclaim(user: User | None) -> None:
     """Only a signed-in person has a seat to reclaim (no database needed to say so)."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to reclaim your seat."))
 
 
-def _reclaimable_seat(series: Series, user: AbstractBaseUser | None) -> SeriesSeat:
+def _reclaimable_seat(series: Series, user: User | None) -> SeriesSeat:
     """The roster seat a substitute keeps for ``user`` in ``series``, or the refusal."""
     if series.ranked:
         raise PermissionDeniedError(_("A seat left at a ranked table cannot be reclaimed."))
@@ -205,7 +206,7 @@ def _reclaimable_seat(series: Series, user: AbstractBaseUser | None) -> SeriesSe
     return seat
 
 
-def seat_kept_for(table_id: int, user: AbstractBaseUser | None) -> bool:
+def seat_kept_for(table_id: int, user: User | None) -> bool:
     """Whether a substitute keeps a casual seat of ``table_id``'s live series warm for
     ``user`` (:func:`return_to_seat` gives it back). A read only: the live table asks it
     on its reading thread at every connect, and calls :func:`return_to_seat` on a
@@ -219,7 +220,7 @@ def seat_kept_for(table_id: int, user: AbstractBaseUser | None) -> bool:
                                      series__ranked=False).exists()
 
 
-def return_to_seat(table_id: int, user: AbstractBaseUser | None) -> int | None:
+def return_to_seat(table_id: int, user: User | None) -> int | None:
     """Give a returning person their casual seat back, if a substitute keeps it warm.
 
     Called when they open the table (the consumer's connect): no click needed. At a
@@ -234,7 +235,7 @@ def return_to_seat(table_id: int, user: AbstractBaseUser | None) -> int | None:
         return None  # the series ended or the seat was given back meanwhile
 
 
-def leave_series(table_id: int, user: AbstractBaseUser | None) -> None:
+def leave_series(table_id: int, user: User | None) -> None:
     """A person leaves the series they play at ``table_id`` for good (to start another
     game). With nobody else at the table the series ends (the bots agree, as in a
     vote); otherwise a bot plays their seat on and it is no longer theirs to reclaim.

@@ -100,6 +100,7 @@ def end_series_locked(table: Table, series: Series, termination: str) -> None:
     """
     if termination not in SERIES_STATUS:
         raise ValueError(f"unknown termination {termination!r}")
+    termination = Termination(termination)
     if series.status != Series.Status.PLAYING and termination != Termination.VOIDED:
         raise ValueError(f"series {series.pk} has already ended")
     now = timezone.now()

@@ -13,7 +13,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -93,7 +93,7 @@ def stale_error(current_version: int, seen: int) -> StaleVersionError:
           "again.") % {"version": current_version, "seen": seen}, current_version)
 
 
-def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
+def submit_action(game_id: Any, user: User | None, action: Any,
                   expected_version: Any) -> int:
     """A person plays ``action`` on the version they saw. Returns the new version.
 
@@ -106,7 +106,7 @@ def submit_action(game_id: Any, user: AbstractBaseUser | None, action: Any,
         return _act_locked(locks.lock_game(game_id), user, parsed, version)
 
 
-def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: Any,
+def submit_table_action(table_id: Any, user: User | None, action: Any,
                         expected_version: Any, game_id: Any = None) -> int:
     """:func:`submit_action` on the game being played at ``table_id`` (the live table's
     socket knows its table, not always the game). ``game_id``, when given, must be it.
@@ -128,7 +128,7 @@ def submit_table_action(table_id: Any, user: AbstractBaseUser | None, action: An
         return _act_locked(locks.Locked(table, series, game), user, parsed, version)
 
 
-def _act_locked(locked: locks.Locked, user: AbstractBaseUser | None, action: engine.Action,
+def _act_locked(locked: locks.Locked, user: User | None, action: engine.Action,
                 version: int) -> int:
     seat = series_position(locked.series, user)
     if seat is None:
@@ -280,6 +280,7 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
             return None
         occupant = roster_seat(series, seat)
         user_id = occupant.user_id
+        assert user_id is not None  # a turn clock runs only for a person's seat
         action = _casual_choice(state, seat, random.Random(f"{game.seed}:{game.version}:t"))
         version = apply_locked(locked, state, seat, action, Move.Source.TIMEOUT)
         if occupant.name:

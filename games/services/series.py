@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable
 from functools import partial
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -60,7 +60,7 @@ def create_roster(series: Series, seats: list[Seat]) -> None:
         for s in seats)
 
 
-def start_series(table_id: int, user: AbstractBaseUser) -> Series:
+def start_series(table_id: int, user: User) -> Series:
     """The owner starts a series once all four seats are filled."""
     with transaction.atomic():
         table = lock_table(table_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -71,19 +71,19 @@ def validate_settings(s: TableSettings) -> TableSettings:
                          start_when_full=bool(s.start_when_full))
 
 
-def _require_user(user: AbstractBaseUser | None) -> AbstractBaseUser:
+def _require_user(user: User | None) -> User:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to do that."))
     return user
 
 
-def _has_verified_email(user: AbstractBaseUser) -> bool:
+def _has_verified_email(user: User) -> bool:
     from allauth.account.models import EmailAddress
 
     return EmailAddress.objects.filter(user=user, verified=True).exists()
 
 
-def create_table(owner: AbstractBaseUser, settings: TableSettings) -> Table:
+def create_table(owner: User, settings: TableSettings) -> Table:
     """Create a table with four empty seats; the owner does not sit automatically."""
     owner = _require_user(owner)
     clean = validate_settings(settings)
@@ -119,12 +119,12 @@ def _require_open(table: Table) -> None:
         raise TableStateError(_("This table was closed."))
 
 
-def _require_owner(table: Table, user: AbstractBaseUser) -> None:
+def _require_owner(table: Table, user: User) -> None:
     if table.owner_id != user.pk:
         raise PermissionDeniedError(_("Only the table's owner can do that."))
 
 
-def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
+def take_seat(table_id: int, user: User, position: int) -> Seat:
     """Sit at ``position``; a player already seated at this table moves there (R1)."""
     user = _require_user(user)
     position = _position(position)
@@ -156,7 +156,7 @@ def take_seat(table_id: int, user: AbstractBaseUser, position: int) -> Seat:
     return target
 
 
-def leave_seat(table_id: int, user: AbstractBaseUser) -> None:
+def leave_seat(table_id: int, user: User) -> None:
     """Stand up before the series starts."""
     user = _require_user(user)
     with transaction.atomic():
@@ -168,7 +168,7 @@ def leave_seat(table_id: int, user: AbstractBaseUser) -> None:
         _touch(table)
 
 
-def add_bot(table_id: int, owner: AbstractBaseUser, position: int, level: str) -> Seat:
+def add_bot(table_id: int, owner: User, position: int, level: str) -> Seat:
     """The owner puts a bot of ``level`` on a free seat (never at a ranked table)."""
     owner = _require_user(owner)
     position = _position(position)
@@ -192,17 +192,17 @@ def add_bot(table_id: int, owner: AbstractBaseUser, position: int, level: str) -
     return seat
 
 
-def remove_bot(table_id: int, owner: AbstractBaseUser, position: int) -> None:
+def remove_bot(table_id: int, owner: User, position: int) -> None:
     """The owner takes a bot off its seat before the start."""
     _owner_clears_seat(table_id, owner, position, bots_only=True)
 
 
-def kick(table_id: int, owner: AbstractBaseUser, position: int) -> None:
+def kick(table_id: int, owner: User, position: int) -> None:
     """The owner removes a player (or bot) from a seat before the start."""
     _owner_clears_seat(table_id, owner, position, bots_only=False)
 
 
-def _owner_clears_seat(table_id: int, owner: AbstractBaseUser, position: int, *,
+def _owner_clears_seat(table_id: int, owner: User, position: int, *,
                        bots_only: bool) -> None:
     owner = _require_user(owner)
     position = _position(position)
@@ -222,7 +222,7 @@ def _owner_clears_seat(table_id: int, owner: AbstractBaseUser, position: int, *,
         _touch(table)
 
 
-def update_settings(table_id: int, owner: AbstractBaseUser, settings: TableSettings) -> Table:
+def update_settings(table_id: int, owner: User, settings: TableSettings) -> Table:
     """The owner changes the table's settings before the start."""
     owner = _require_user(owner)
     clean = validate_settings(settings)
@@ -254,7 +254,7 @@ def _after_seat_change(table: Table) -> None:
         series_service.start_series_locked(table)
 
 
-def start_with_bots(user: AbstractBaseUser, level: str = "casual") -> Table:
+def start_with_bots(user: User, level: str = "casual") -> Table:
     """One click to play: a private table, the player at seat 0, bots at 1–3, started."""
     with transaction.atomic():
         table = create_table(user, TableSettings(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -23,19 +23,20 @@ from games.services import clock, finish, locks, publish, schedule
 VOTES_NEEDED = 3
 
 
-def check_vote(user: AbstractBaseUser | None, kind: Any) -> None:
+def check_vote(user: User | None, kind: Any) -> None:
     """The checks of a vote that need no database: a known kind, a signed-in voter
-    (PermissionDeniedError or InvalidRequestError). The live table runs them on its
-    event loop first, as for chat lines (services/chat.py, ``check_message``)."""
+    (PermissionDeniedError or InvalidRequestError). The live table runs them before its
+    database call, as for chat lines (services/chat.py, ``check_message``)."""
     if kind not in SeriesVote.Kind.values:
         raise InvalidRequestError(_("Vote to pause, resume or end."))
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to vote."))
 
 
-def cast_vote(table_id: int, user: AbstractBaseUser | None, kind: Any) -> dict[str, Any]:
+def cast_vote(table_id: int, user: User | None, kind: Any) -> dict[str, Any]:
     """Record ``user``'s vote; carry it out when 3 of 4 seats agree. Returns the tally."""
     check_vote(user, kind)
+    assert user is not None  # check_vote refused anyone not signed in
     with transaction.atomic():
         table, series, game = locks.lock_playing(table_id)
         if series.ranked:
