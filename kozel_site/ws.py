@@ -5,28 +5,41 @@ instead of a crash."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
 from channels.auth import AuthMiddleware
 from channels.consumer import AsyncConsumer, get_handler_name
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
 
 # Close codes every site socket uses (4000-4999: the application's own, RFC 6455).
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
 
+T = TypeVar("T")
+
 # Reads what a handshake needs of its person once the user is known, into the scope.
 ScopeReader = Callable[[dict[str, Any]], None]
 
-# A consumer reaches the database through channels' own wrapper (the process's sync
-# thread, old connections closed around each call). ``db_read`` names a call that only
-# reads; both are the same executor.
-db_call = database_sync_to_async
-db_read = database_sync_to_async
+# The one executor of the sockets' database calls: a few threads of their own, each with
+# its own database connection, so that one table's move or handshake does not wait for
+# every other table's on the process's single sync thread.
+_SOCKET_DATABASE_THREADS = ThreadPoolExecutor(
+    max_workers=settings.KOZEL_WS_DATABASE_THREADS, thread_name_prefix="socket-db")
+
+
+def db_call(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``fn`` made awaitable on the sockets' database threads, through channels' own
+    wrapper (old connections closed around each call, as a request would)."""
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_SOCKET_DATABASE_THREADS)
+
+
+db_read = db_call
 
 
 class ReaderAuthMiddleware(AuthMiddleware):
@@ -41,7 +54,7 @@ class ReaderAuthMiddleware(AuthMiddleware):
     async def resolve_scope(self, scope: Any) -> None:
         await super().resolve_scope(scope)
         if self.readers:
-            await database_sync_to_async(self._read)(scope)
+            await db_call(self._read)(scope)
 
     def _read(self, scope: Any) -> None:
         for reader in self.readers:
