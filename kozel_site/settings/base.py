@@ -299,7 +299,7 @@ KOZEL_NEXT_GAME_DELAY_SECONDS = env_float("KOZEL_NEXT_GAME_DELAY_SECONDS", 3.0, 
 # A table socket refreshes its presence entry this often; it expires after 3 missed beats.
 KOZEL_PRESENCE_HEARTBEAT_SECONDS = env_float("KOZEL_PRESENCE_HEARTBEAT_SECONDS", 10.0, minimum=0.2)
 # Threads of a web process that run its sockets' database calls (kozel_site/ws.py).
-KOZEL_WS_DATABASE_THREADS = env_int("KOZEL_WS_DATABASE_THREADS", 3, minimum=1)
+KOZEL_WS_DATABASE_THREADS = env_int("KOZEL_WS_DATABASE_THREADS", 6, minimum=1)
 KOZEL_HEALTHZ_CELERY_TIMEOUT = env_float("KOZEL_HEALTHZ_CELERY_TIMEOUT", 3.0, minimum=0.1)
 KOZEL_TEST_HOOKS = False
 # Moderation governs play through the hooks games declares (games/policy.py); its own
