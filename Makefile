@@ -86,9 +86,9 @@ RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
 test-rabbitmq: $(STAMP)
 	KOZEL_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m "worker and not browser" $(XDIST) -p no:cacheprovider -q $(PYTEST_ARGS)
 
+LOAD_SMOKE_BROKERS ?= redis rabbitmq
 load-smoke: $(STAMP)
-	$(PY) -m tests.load smoke --broker redis
-	$(PY) -m tests.load smoke --broker rabbitmq
+	for broker in $(LOAD_SMOKE_BROKERS); do $(PY) -m tests.load smoke --broker $$broker || exit 1; done
 
 clean-run:
 	rm -rf .run
