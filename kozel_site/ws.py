@@ -83,11 +83,11 @@ class SiteSocket(AsyncConsumer):
         await super().__call__(scope, receive, send_unless_closed)
 
     async def dispatch(self, message: Any) -> None:
-        """channels' ``dispatch`` without its ``aclose_old_connections`` before every
-        message: that is a hop to the process's one sync thread for every frame and
-        every group message, queued behind the moves' database calls. Our consumers
-        reach the database only through ``database_sync_to_async``, which closes old
-        connections around each call itself."""
+        """channels' ``dispatch`` (4.2+, django/channels#2090) without its
+        ``aclose_old_connections`` before every message: a hop to the process's one sync
+        thread for every frame and every group message, which queued behind the
+        handshakes' reads. Our consumers reach the database only through
+        :func:`db_call`, which closes old connections around each call itself."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
