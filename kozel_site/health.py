@@ -8,6 +8,8 @@ import redis
 from django.conf import settings
 from django.db import connection
 
+from kozel_site.tasks import ping_task
+
 
 @dataclass(frozen=True)
 class Probe:
@@ -45,8 +47,6 @@ def check_celery(timeout: float | None = None) -> Probe:
     A view may wait on a task (tasks never ``.get()`` each other). The message expires
     so that an unanswered ping does not pile up in the queue of a stopped worker.
     """
-    from kozel_site.tasks import ping_task
-
     wait = timeout if timeout is not None else settings.KOZEL_HEALTHZ_CELERY_TIMEOUT
     try:
         result = ping_task.apply_async(expires=wait + 5)
