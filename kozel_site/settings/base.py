@@ -93,7 +93,7 @@ TEMPLATES = [
 # --- Database -----------------------------------------------------------------------
 # PostgreSQL when DATABASE_URL is set; otherwise SQLite tuned for several processes
 # (daphne + Celery): WAL, a busy timeout and IMMEDIATE transactions, which took
-# "database is locked" errors from 567/1000 to 0 here (STACK-NOTES item 2).
+# "database is locked" errors under concurrent writers to none.
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
@@ -177,12 +177,11 @@ CELERY_RESULT_EXPIRES = 600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # A killed worker's unacked tasks come back after the visibility timeout (kombu's default
-# restore sweep took ~100 s; STACK-NOTES item 3); the beat sweep moves their tables on
-# within seconds anyway. The timeout is above the longest turn clock (60 s): a countdown
-# longer than it is redelivered before it is due, once per timeout, and at 100 tables
-# with 60 s clocks those copies swamped the workers and the tables' locks (python -m
-# tests.load play --clock 60: p50 0.6-1.5 s and 2 tables standing at 30 s, p50 34-86 ms
-# at 90 s). Every delayed task stays idempotent: the services compare a stored version.
+# restore sweep is slow); the beat sweep moves their tables on within seconds anyway.
+# The timeout is above the longest turn clock (60 s): on Redis a countdown longer than
+# it is delivered again before it is due, once per timeout, and at 100 tables with 60 s
+# clocks those copies swamped the workers. Every delayed task stays idempotent: the
+# services compare a stored version.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("KOZEL_CELERY_VISIBILITY_TIMEOUT", 90, minimum=5),
     "unacked_restore_interval": 2,
@@ -212,7 +211,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
                                                minimum=1.0)},
 }
 
-# --- Auth (django-allauth 65, STACK-NOTES item 7) -------------------------------------
+# --- Auth (django-allauth 65) ---------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",

@@ -68,7 +68,7 @@ async def test_foreign_origin_is_refused():
 
 @pytest.mark.slow
 async def test_idle_channel_layer_receive_survives_more_than_6_seconds():
-    """STACK-NOTES gotcha 1: redis-py 8's 5 s socket_timeout must not kill receive()."""
+    """redis-py 8's default 5 s socket_timeout must not kill a channel layer's receive()."""
     layer = get_channel_layer()
     channel = await layer.new_channel()
 
