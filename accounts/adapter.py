@@ -50,7 +50,7 @@ class AccountAdapter(DefaultAccountAdapter):
             ))
         return str(super().clean_username(username, shallow=shallow))
 
-    # Sign-in lockout (issue 14): failures are counted per client *and* account together,
+    # Sign-in lockout: failures are counted per client *and* account together,
     # so a stranger who types someone's name with wrong passwords only locks themselves
     # out; the owner signs in from their own device as usual (ACCOUNT_RATE_LIMITS).
     error_messages = {

@@ -1,6 +1,6 @@
 """Messages of django-allauth and of Django's password validators that the account pages
 show (labels, errors, help texts), marked here so that our catalogs carry them too
-(issue 16): allauth has no Macedonian or Albanian, Django's Macedonian lacks the newest
+because allauth has no Macedonian or Albanian, Django's Macedonian lacks the newest
 password texts, and our own words stay consistent with the rest of the site. Our
 catalogs come first (LOCALE_PATHS), so these translations are the ones shown.
 

@@ -1,7 +1,7 @@
 """ISO 3166-1 alpha-2 country codes with English short names, for the profile's country.
 
 A fixed list keeps stored codes valid forever (a code is never reinterpreted). The names
-a page shows come from CLDR in the page's language (:func:`country_name`, issue 16).
+a page shows come from CLDR in the page's language (:func:`country_name`).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ COUNTRY_NAMES: dict[str, str] = dict(COUNTRY_CHOICES)
 
 def country_name(code: str, language: str | None = None) -> str:
     """The country's short name in ``language`` (default: the active one), from CLDR
-    through Babel (issue 16); the English name above when CLDR has none; '' for none."""
+    through Babel; the English name above when CLDR has none; '' for none."""
     if not code:
         return ""
     return _localized(_language(language)).get(code.upper(), COUNTRY_NAMES.get(code.upper(), ""))

@@ -34,7 +34,7 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Countries named and sorted in the page's language (CLDR, issue 16).
+        # Countries named and sorted in the page's language (CLDR).
         country = cast(forms.ChoiceField, self.fields["country"])
         country.choices = [("", gettext("— not shown —")), *localized_choices()]
         self.fields["bio"].help_text = gettext(

@@ -7,7 +7,7 @@
   half-done transaction. Sign-up also calls ``ensure_profile`` directly (the adapter),
   so a freshly signed-up user has a profile even before the commit.
 - ``user_logged_in(sender, request, user, **kwargs)``: copy the profile's preferred
-  language into the new session (``accounts.language.on_login``, issue 16), so that
+  language into the new session (``accounts.language.on_login``), so that
   pages speak it without a query each.
 """
 

@@ -1,4 +1,4 @@
-"""Which language the site speaks to whom (issue 16).
+"""Which language the site speaks to whom.
 
 - A visitor: the language cookie that the footer's switcher sets, else the browser's
   ``Accept-Language`` (Django's ``LocaleMiddleware``).

@@ -35,7 +35,7 @@ def profile_stats(user: User) -> ProfileStats:
     """The player's game statistics for the public profile (one query).
 
     Counted from the per-player series records the ratings app writes when a series
-    finishes (games/ratings, issue 7), ranked and casual alike; a voided series no
+    finishes (games/ratings), ranked and casual alike; a voided series no
     longer counts. A player who left a series counts it as lost.
     """
     t = totals(user)

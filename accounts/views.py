@@ -38,9 +38,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "profile": selectors.profile_for(user),
         "stats": selectors.profile_stats(user),
-        "ratings": rating_selectors.profile_panel(user),  # issue 7
+        "ratings": rating_selectors.profile_panel(user),
         "is_self": request.user.is_authenticated and request.user.pk == user.pk,
-        "follow_button": social_selectors.follow_button(request.user, user),  # issue 17
+        "follow_button": social_selectors.follow_button(request.user, user),
     }
     return render(request, "accounts/profile.html", context)
 

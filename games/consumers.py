@@ -140,7 +140,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                 self.table_id, self.channel_name, self.user)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle every frame and group message in this connection's language (issue 16):
+        """Handle every frame and group message in this connection's language:
         the profile's for a signed-in user, else the cookie or Accept-Language. Errors,
         notices, the away line and preset chat lines are all translated here, per socket.
 

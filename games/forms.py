@@ -12,7 +12,7 @@ from games.models import BotLevel, Table
 
 
 class CreateTableForm(forms.Form):
-    """Create a casual table. Ranked tables are made only by the ranked queue (issue 7),
+    """Create a casual table. Ranked tables are made only by the ranked queue,
     so the kind is shown disabled, with a link to the Ranked page."""
 
     name = forms.CharField(label=_("Name"), max_length=60, initial=_("Kozel table"))

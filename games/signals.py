@@ -16,7 +16,7 @@ their own services.
 - ``round_started(sender=Round, tournament_id: int, tournament_name: str,
   round_number: int, user_ids: list[int])``: a tournament round's tables are ready for
   these people (sent after commit by tournaments/services/rounds.py; the notification
-  centre listens, issue 17).
+  centre listens).
 """
 
 from __future__ import annotations

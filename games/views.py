@@ -94,7 +94,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "initial_snapshot": snapshot,
         "ws_path": f"/ws/table/{table.pk}/",
-        "bot_levels": BotLevel.choices,  # named in the page's language (issue 16)
+        "bot_levels": BotLevel.choices,  # named in the page's language
     })
 
 

@@ -1,4 +1,4 @@
-"""The game's words per language, read from locale/glossary.toml (issue 16).
+"""The game's words per language, read from locale/glossary.toml.
 
 The same file is the translators' reference (its comments say how) and the code's
 source for card names: rank letters (Russian В Д К Т for J Q K A; the 10 stays "10"),

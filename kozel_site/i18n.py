@@ -1,4 +1,4 @@
-"""``/jsi18n/``: the JavaScript's translations, as Django's JSON catalog (issue 16).
+"""``/jsi18n/``: the JavaScript's translations, as Django's JSON catalog.
 
 The table's modules load it once (static/js/i18n.js, no build step): the ``djangojs``
 catalog of the language in ``?l=`` (the page's own, so the URL alone decides the content

@@ -14,7 +14,7 @@ websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),  # type: ignore[arg-type]
     *games_patterns,
     *tournament_patterns,
-    *social_patterns,  # ws/me/: the per-user page socket (issue 17)
+    *social_patterns,  # ws/me/: the per-user page socket
     # Last: any other path is refused at the handshake instead of raising in the router.
     re_path(r"", UnknownPathConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -33,9 +33,8 @@ PORT = os.environ.get("KOZEL_PORT", "8000")
 # How long daphne lets a WebSocket handshake wait for the consumer to accept it (its
 # default is 5 s). A crowd of sockets opening at once (a web process restarted, its
 # clients coming back) queues their first database reads; at 5 s daphne dropped the
-# slowest without an HTTP answer, and they came back again on top of the queue
-# (python -m tests.load drop: 92 of 1000 sockets, "did not receive a valid HTTP
-# response"). A browser waits far longer than that.
+# slowest without an HTTP answer, and they came back again on top of the queue. A
+# browser waits far longer than that.
 WEBSOCKET_CONNECT_TIMEOUT = "30"
 FIRST_BACKOFF = 0.5
 MAX_BACKOFF = 30.0

@@ -16,20 +16,20 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
-    # Languages (issue 16): the footer's switcher and the JavaScript's catalog.
+    # Languages: the footer's switcher and the JavaScript's catalog.
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("jsi18n/", CatalogView.as_view(), name="jsi18n"),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
-    path("", include("games.queue.urls")),  # /play/ranked/ (issue 7)
+    path("", include("games.queue.urls")),  # /play/ranked/
     path("rules/", views.rules, name="rules"),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
-    path("clubs/", tournament_views.club_list, name="clubs"),  # issue 13
+    path("clubs/", tournament_views.club_list, name="clubs"),
     path("", include("games.tournaments.urls")),  # /club/<slug>/, /tournament/<id>/
     # /@/<username>, /account/settings/, /account/delete/ (namespace "accounts").
     path("", include("accounts.urls")),
-    # /report/, /account/reports/, /account/blocks/, /moderation/... (issue 14).
+    # /report/, /account/reports/, /account/blocks/, /moderation/....
     path("", include("accounts.moderation.urls")),
-    # /friends/, /notifications/, /invites/<id>/... (issue 17).
+    # /friends/, /notifications/, /invites/<id>/....
     path("", include("accounts.social.urls")),
 ]

@@ -1,7 +1,7 @@
 """Site-level views: the home page, /healthz and the rules.
 
-The leaderboard lives in games/ratings/views.py (issue 7); clubs in
-games/tournaments/views.py (issue 13)."""
+The leaderboard lives in games/ratings/views.py; clubs in
+games/tournaments/views.py."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from accounts.moderation.conf import moderation_settings
 
 @register()
 def check_chat_filter_languages(app_configs: Any = None, **kwargs: Any) -> list[Error]:
-    """The chat filter has lists for every language the site speaks (issue 14)."""
+    """The chat filter has lists for every language the site speaks."""
     lists = moderation_settings.CHAT_FILTER
     missing = [code for code, _name in settings.LANGUAGES if code not in lists]
     errors = []

@@ -120,7 +120,7 @@ class Sanction(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="sanctions")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    # Shown to the sanctioned player: what, why and until when (issue 14).
+    # Shown to the sanctioned player: what, why and until when.
     reason = models.CharField(max_length=REASON_MAX)
     starts_at = models.DateTimeField(default=timezone.now)
     ends_at = models.DateTimeField(null=True, blank=True, help_text=_("empty: for good"))

@@ -1,4 +1,4 @@
-"""People to play with (issue 17): follows (one-way, like lichess), the friends list with
+"""People to play with: follows (one-way, like lichess), the friends list with
 who is online and where they play, invitations to your table, the notification centre
 pushed live over the per-user page socket, email for what you opted into, and privacy.
 

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class SocialConfig(AppConfig):
-    """Follows, table invitations, notifications and privacy settings (issue 17)."""
+    """Follows, table invitations, notifications and privacy settings."""
 
     name = "accounts.social"
     label = "social"

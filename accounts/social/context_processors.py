@@ -1,4 +1,4 @@
-"""Template context for every page: the notification badge (issue 17)."""
+"""Template context for every page: the notification badge."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invitations to your table by username, with accept and decline (issue 17).
+"""Invitations to your table by username, with accept and decline.
 
 - :func:`invite` — from the friends list or by any username: to the table you own and
   sit at whose series has not started and that has a free seat (``table_id``), or, when

@@ -38,7 +38,7 @@ class SocialSettings(models.Model):
                                 related_name="social_settings")
     hide_online = models.BooleanField(default=False)
     invites_from_friends_only = models.BooleanField(default=False)
-    # Email only for what the user opted into (issue 17); each email can unsubscribe.
+    # Email only for what the user opted into; each email can unsubscribe.
     # (A round start is emailed by tournaments, opted into on the entry form.)
     email_invite = models.BooleanField(default=False)
     email_friend_table = models.BooleanField(default=False)

@@ -1,4 +1,4 @@
-"""The bot ladder (issue 6): ``beginner`` < ``casual`` < ``club`` < ``strong``.
+"""The bot ladder: ``beginner`` < ``casual`` < ``club`` < ``strong``.
 
 Every policy is a :data:`games.engine.Policy`: it is given only a
 :class:`~games.engine.SeatView` (R19) and a seeded ``random.Random``, and

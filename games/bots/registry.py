@@ -1,4 +1,4 @@
-"""Every bot level by name: the one registry (issue 12).
+"""Every bot level by name: the one registry.
 
 A level is the engine's uniform ``random`` policy
 (:func:`games.engine.policies.random_policy`) or one of the ladder's

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_noop
 
 from games.models.tables import Table
 
-# Ranked tables have no free chat, only these presets (issue 7); a client sends the
+# Ranked tables have no free chat, only these presets; a client sends the
 # code or the text itself (games/WEBSOCKET.md). They are stored in English; every
 # screen shows them in its own language.
 RANKED_PRESETS = {"gl": gettext_noop("Good luck"), "wp": gettext_noop("Well played"),

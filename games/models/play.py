@@ -190,7 +190,7 @@ class Game(models.Model):
                                    default="")
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(help_text="engine GameState.to_dict(), a cache of the replay")
-    # The clock (issue 6): when the seat to act got the turn, and when its time runs out
+    # The clock: when the seat to act got the turn, and when its time runs out
     # (null without a clock or when a bot is to act). Stored here, not only in a task.
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)

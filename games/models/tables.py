@@ -32,7 +32,7 @@ def new_invite_token() -> str:
 
 
 class BotLevel(models.TextChoices):
-    """The bot ladder (issue 6); ``random`` is the engine's uniform policy."""
+    """The bot ladder; ``random`` is the engine's uniform policy."""
 
     RANDOM = "random", _("Random")
     BEGINNER = "beginner", _("Beginner")
@@ -91,7 +91,7 @@ class Table(models.Model):
                 name="table_turn_seconds_valid"),
             models.CheckConstraint(condition=Q(series_target__gte=1) & Q(series_target__lte=60),
                                    name="table_series_target_range"),
-            # Ranked tables are humans only and always have a clock (issue 7).
+            # Ranked tables are humans only and always have a clock.
             models.CheckConstraint(
                 condition=(~Q(kind="ranked")
                            | (Q(bots_allowed=False) & Q(turn_seconds__isnull=False))),

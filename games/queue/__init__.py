@@ -1,4 +1,4 @@
-"""Ranked matchmaking (issue 7): the solo queue and the pair queue.
+"""Ranked matchmaking: the solo queue and the pair queue.
 
 People join from ``/play/ranked/``; a Celery task (beat every ~2 s, plus a kick on each
 enqueue) forms tables of four of similar rating, seats them at a new ranked table and

@@ -1,4 +1,4 @@
-"""Writes of the casual quick match (issue 17): "Play with people".
+"""Writes of the casual quick match: "Play with people".
 
 The same queue as ranked (one QueueEntry per person, ``kind="casual"``), the same pair
 invites, the same matcher task: :func:`match_casual_queue` runs in ``match_queue_task``

@@ -4,7 +4,7 @@ Ranges are in OpenSkill mu points (1 mu = 25 displayed rating points): a newcome
 range starts at ±2 mu (±50 rating points) and widens by 0.1 mu a second, so after a
 minute anyone within ±8 mu (±200) is acceptable and after four minutes almost anyone.
 
-The casual quick match (issue 17) ignores ratings; when nobody fixes a clock or a
+The casual quick match ignores ratings; when nobody fixes a clock or a
 target, its tables get ``CASUAL_TURN_SECONDS`` and ``CASUAL_TARGET``; bots fill a table
 only once it has ``CASUAL_MIN_PEOPLE`` people (one person with three bots is
 "play against bots", not quick match).

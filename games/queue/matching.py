@@ -8,7 +8,7 @@
 - Pair queue: two pairs whose mean ratings lie within both pairs' ranges (a pair's range
   is its newer member's); partners sit opposite (R1).
 - Only entries with the same turn clock are matched. No entry is used twice.
-- Casual quick match (:func:`plan_casual`, issue 17): no rating at stake, so four people
+- Casual quick match (:func:`plan_casual`): no rating at stake, so four people
   are seated as soon as their preferences agree (clock, target: each open or one value),
   longest waiting first; solos and pairs mix (a pair sits opposite, R1). Once the longest
   waiting person of a group has waited their ``bot_wait`` and everyone in it allows

@@ -4,7 +4,7 @@ A person has at most one QueueEntry (one row per user, reused): ``waiting`` whil
 queue, ``matched`` once seated (it then names the table, so the queue page can send the
 player there). A pair is two entries pointing at each other through ``partner``.
 
-``kind`` says which queue: ``ranked`` (issue 7) or ``casual`` (quick match, issue 17).
+``kind`` says which queue: ``ranked`` or ``casual`` (quick match).
 A casual entry's preferences are optional: ``turn_seconds`` None means any clock and 0
 no clock; ``target`` None means any target; with ``allow_bots`` the matcher fills the
 missing seats with bots once the player has waited ``bot_wait_seconds``.

@@ -12,7 +12,7 @@ urlpatterns = [
     path("play/ranked/invite/", views.invite, name="invite"),
     path("play/ranked/invite/<int:invite_id>/accept/", views.accept, name="accept"),
     path("play/ranked/invite/<int:invite_id>/decline/", views.decline, name="decline"),
-    # The casual quick match, "Play with people" (issue 17).
+    # The casual quick match, "Play with people".
     path("play/casual/", views.casual_page, name="casual"),
     path("play/casual/status/", views.casual_status, name="casual_status"),
     path("play/casual/join/", views.casual_join, name="casual_join"),

@@ -94,7 +94,7 @@ def decline(request: HttpRequest, invite_id: int, kind: str = "ranked") -> HttpR
     return _done(request, kind=kind)
 
 
-# --- Casual quick match (issue 17) -------------------------------------------------------
+# --- Casual quick match -------------------------------------------------------
 
 CASUAL = QueueEntry.Kind.CASUAL
 

@@ -1,4 +1,4 @@
-"""Ratings, player records and leaderboards (issue 7): a nested app that depends on games.
+"""Ratings, player records and leaderboards: a nested app that depends on games.
 
 It reacts to ``games.signals.series_finished`` (fired on commit by
 ``games/services/finish.py``) and never writes game data: a Celery task records every

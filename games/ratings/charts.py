@@ -46,7 +46,7 @@ def history_svg(points: Sequence[HistoryPoint]) -> SafeString:
         return PAD_Y + (HEIGHT - 2 * PAD_Y) * (high - v) / (high - low)
 
     path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-    # Dates and numbers in the page's locale (issue 16): "5 May 2026", "5 мая 2026 г.".
+    # Dates and numbers in the page's locale: "5 May 2026", "5 мая 2026 г.".
     dots = format_html_join(
         "", '<circle cx="{}" cy="{}" r="2.5"><title>{}: {} ({})</title></circle>',
         ((f"{x(i + 1):.1f}", f"{y(p.display):.1f}", date_format(p.at, "DATE_FORMAT"),

@@ -32,7 +32,7 @@ DEFAULTS: dict[str, Any] = {
     "DISPLAY_SIGMAS": 3.0,
     # A rating is provisional while its (inflated) sigma is above this.
     "PROVISIONAL_SIGMA": 5.5,
-    # Leaderboard eligibility (issue 7).
+    # Leaderboard eligibility.
     "LEADERBOARD_MAX_SIGMA": 4.5,
     "LEADERBOARD_MIN_SERIES": 20,
     "LEADERBOARD_MIN_PARTNERS": 5,

@@ -5,7 +5,7 @@ One PlackettLuce update per finished game, in order: team A is seats 0+2, team B
 are chained through the series and applied together when it ends, so a player sees one
 change per series.
 
-The leaver rule (issue 7), for a series in which a bot took someone's seat:
+The leaver rule, for a series in which a bot took someone's seat:
 
 - the leaver is rated as having lost the series whatever the outcome: if their team
   lost, from the games as played; if it won, from the same games with every result

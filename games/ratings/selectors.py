@@ -81,7 +81,7 @@ def _variance(now: datetime) -> Any:
 def eligible(now: datetime | None = None) -> QuerySet[Rating]:
     """Ratings on the leaderboard, best first, annotated with ``score`` (mu − 3σ).
 
-    Rules (issue 7): sigma ≤ 4.5 after inactivity, at least 20 rated series, at least 5
+    Rules: sigma ≤ 4.5 after inactivity, at least 20 rated series, at least 5
     different partners and 8 different opponents, and a rated series in the last 14 days.
     """
     conf = rating_settings
@@ -288,7 +288,7 @@ class WatchedTable:
 
 def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
     """Live public tables, strongest first: the best seat's displayed rating, or the
-    bot level's place on the ladder (issue 17, "online now")."""
+    bot level's place on the ladder ("online now")."""
     live = list(Series.objects.filter(status=Series.Status.PLAYING,
                                       table__visibility=Table.Visibility.PUBLIC)
                 .select_related("table").order_by("-started_at")[:100])

@@ -1,4 +1,4 @@
-"""Clocks, timeouts and abandonment (issue 6): no table ever hangs.
+"""Clocks, timeouts and abandonment: no table ever hangs.
 
 - The seat to act gets ``turn_started_at`` and, at a table with a clock, a
   ``turn_deadline`` stored in the Game row; a ``turn_timeout_task(game_id, version)`` is

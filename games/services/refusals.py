@@ -1,4 +1,4 @@
-"""The engine's refusals in the player's language (issue 16).
+"""The engine's refusals in the player's language.
 
 The engine is pure and speaks English only (``"R9: 7♠ cannot beat A♥ (R7)"``). Before a
 refusal reaches a player, :func:`translate` recognises it by one of the patterns below,

@@ -136,7 +136,7 @@ def close_empty_tables(now: datetime | None = None) -> int:
     """Tables no person has had open for 5 minutes are closed as abandoned.
 
     A table of four bots is a show table, not an empty one: it plays its series out
-    with nobody watching (issue 6). A table another app holds open on purpose
+    with nobody watching. A table another app holds open on purpose
     (``games.policy.held_tables``: a tournament round's table until its check-in
     deadline) is left alone too. The series being played ends through the finisher
     with the reason ``abandoned``.

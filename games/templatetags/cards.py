@@ -1,4 +1,4 @@
-"""Cards in templates, named and lettered in the active language (issue 16).
+"""Cards in templates, named and lettered in the active language.
 
 ``{% card_face "TD" trump=True as face %}`` gives face.code ("TD"), face.suit ("D"),
 face.rank (what the corner shows: "10", "Q", Russian "Д"), face.pip ("♦") and face.label

@@ -1,4 +1,4 @@
-"""Clubs and club tournaments (issue 13): clubs, events, entries, rounds, matches.
+"""Clubs and club tournaments: clubs, events, entries, rounds, matches.
 
 - ``pairing`` and ``standings`` are pure (no Django, like the engine) and tested with
   Hypothesis and hand-worked cases;

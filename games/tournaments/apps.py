@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    """Clubs and their tournaments (issue 13)."""
+    """Clubs and their tournaments."""
 
     name = "games.tournaments"
     label = "tournaments"

@@ -76,5 +76,5 @@ class BannerConsumer(TournamentConsumer):
         await self.send_json({"type": "banner"})
 
     async def user_frame(self, event: dict[str, Any]) -> None:
-        """Other messages to the page group (notifications, issue 17) pass through."""
+        """Other messages to the page group (notifications) pass through."""
         await self.send_json(event["frame"])

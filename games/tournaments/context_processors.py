@@ -1,4 +1,4 @@
-"""Template context for every page: the round-start banner (issue 13)."""
+"""Template context for every page: the round-start banner."""
 
 from __future__ import annotations
 

@@ -39,12 +39,12 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
-    "accounts.moderation",  # reports, sanctions, the moderation log (issue 14)
-    "accounts.social",  # follows, invitations, notifications, privacy (issue 17)
+    "accounts.moderation",  # reports, sanctions, the moderation log
+    "accounts.social",  # follows, invitations, notifications, privacy
     "games",
     "games.ratings",
     "games.queue",
-    "games.tournaments",  # clubs and club tournaments (issue 13)
+    "games.tournaments",  # clubs and club tournaments
     "kozel_site",  # system checks of the patched libraries' versions
 ]
 
@@ -58,9 +58,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # A signed-in user's pages speak the profile's language (issue 16).
+    # A signed-in user's pages speak the profile's language.
     "accounts.language.PreferredLanguageMiddleware",
-    # A suspended account sees only its notice and the appeal form (issue 14).
+    # A suspended account sees only its notice and the appeal form.
     "accounts.moderation.middleware.SuspensionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -135,7 +135,7 @@ CHANNEL_LAYERS = {
             # redis-py 8 also caps a connection pool at 100 connections by default, and
             # channels-redis takes one per group_add/send in flight: 100 tables (400
             # sockets on 2 processes) raised "Too many connections" in consumers, which
-            # closed with 1011 (python -m tests.load play, issue 15).
+            # closed with 1011.
             "hosts": [{"address": REDIS_URL, "socket_timeout": None,
                        "max_connections": env_int("KOZEL_CHANNEL_LAYER_MAX_CONNECTIONS",
                                                   2000, minimum=10)}],
@@ -229,7 +229,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CHANGE_EMAIL = True
-# Rate limits, chosen deliberately (issue 14). "login_failed": 10 failures a minute from
+# Rate limits, chosen deliberately. "login_failed": 10 failures a minute from
 # one client address over all accounts, and 5 in 5 minutes for one account *from one
 # client*: the adapter makes the key "login|client address" (accounts/adapter.py), so a
 # stranger guessing someone's password locks out only themselves, never the owner.
@@ -260,7 +260,7 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 
-# --- I18n (issue 16), static ------------------------------------------------------------
+# --- I18n, static ------------------------------------------------------------
 # English is the source language. Each language is named in itself (the footer's switcher
 # and the settings page list them so). The catalogs are locale/<code>/LC_MESSAGES/
 # django.po (templates, Python) and djangojs.po (the table's JavaScript, served by
@@ -320,7 +320,7 @@ LOGGING = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
-# --- Content-Security-Policy (django-csp 4, issue 14) ----------------------------------
+# --- Content-Security-Policy (django-csp 4) ----------------------------------
 # Scripts, styles, images, fonts and connections (fetch and the WebSockets: CSP Level 3
 # matches ws:/wss: of the same host with 'self') only from this site; no inline script
 # or style anywhere (JSON data blocks from json_script are data, not script); no plugins,

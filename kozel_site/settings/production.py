@@ -20,7 +20,7 @@ _MIN_KEY_CHARACTERS = 10
 
 
 def weak_secret_key(key: str) -> str | None:
-    """Why ``key`` is too weak for production, or None (issue 14)."""
+    """Why ``key`` is too weak for production, or None."""
     if len(key) < _MIN_KEY_LENGTH:
         return f"it has {len(key)} characters; use at least {_MIN_KEY_LENGTH}"
     if len(set(key)) < _MIN_KEY_CHARACTERS:
