@@ -1,10 +1,9 @@
 """The live table over WebSockets (protocol: games/WEBSOCKET.md).
 
 The consumer does no game logic: it authenticates from ``scope``, checks the frame's
-shape, calls one service through ``db_call`` (what only reads: ``db_read``;
-kozel_site/ws.py) and maps typed errors to ``error`` frames. Hidden data is routed by
-the server into per-seat groups (games/services/publish.py); this consumer forwards
-what its groups receive.
+shape, calls one service through ``db_call`` (kozel_site/ws.py) and maps typed errors
+to ``error`` frames. Hidden data is routed by the server into per-seat groups
+(games/services/publish.py); this consumer forwards what its groups receive.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from kozel_site.ws import (
     CLOSE_NOT_FOUND,
     SiteSocket,
     db_call,
-    db_read,
 )
 
 logger = logging.getLogger(__name__)
@@ -85,7 +83,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if signed_in:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
         self.counted = True
-        arrival = await db_read(self._arrive)(invited)
+        arrival = await db_call(self._arrive)(invited)
         if isinstance(arrival, int):
             self.counted = False
             if signed_in:
@@ -136,7 +134,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             self.counted = False
             # Only reads the database, as a connect's presence does: not on the writing
             # thread, beside the moves.
-            await db_read(absence.disconnected)(
+            await db_call(absence.disconnected)(
                 self.table_id, self.channel_name, self.user)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -151,7 +149,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         """
         if not hasattr(self, "language"):
             # Read with the handshake's user (kozel_site/asgi.py), else here.
-            self.language = self.scope.get(language.SCOPE_KEY) or await db_read(
+            self.language = self.scope.get(language.SCOPE_KEY) or await db_call(
                 language.scope_language)(self.scope)
         if translation.get_language() != self.language:
             translation.activate(self.language)
@@ -224,7 +222,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         """Send this reader's snapshot, from the table's facts read now (or ``facts``, read
         with the handshake)."""
         if facts is None:
-            facts = await db_read(snapshot.read_table_facts)(self.table_id)
+            facts = await db_call(snapshot.read_table_facts)(self.table_id)
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -232,7 +230,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         with_spectators = snapshot.sees_spectator_chat(position, self.show_spectators)
         lines = snapshot.chat_from_facts(facts, self.hidden_ids, with_spectators)
         if lines is None:  # this reader filters out too much: read their own lines
-            lines = await db_read(snapshot.reader_chat)(facts.table, self.hidden_ids,
+            lines = await db_call(snapshot.reader_chat)(facts.table, self.hidden_ids,
                                                         with_spectators)
         frame = snapshot.snapshot_for(facts, self.user, show_spectators=self.show_spectators,
                                       chat=lines)
@@ -389,13 +387,13 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     async def user_chat_filter(self, event: dict[str, Any]) -> None:
         """The user blocked someone or muted a table's chat: reload whom to leave out, and
         say so (the page can show that this table's chat is muted)."""
-        await db_read(self._load_hidden_senders)()
+        await db_call(self._load_hidden_senders)()
         await self.send_json({"type": "chat_filter", "muted": self.hidden_senders is None})
 
     async def user_chat_settings(self, event: dict[str, Any]) -> None:
         """This user showed or hid the spectators' chat (on any of their screens): join
         or leave it, and send the chat as it now reads."""
-        self.show_spectators = await db_read(snapshot.shows_spectator_chat)(self.user)
+        self.show_spectators = await db_call(snapshot.shows_spectator_chat)(self.user)
         await self.send_snapshot()
 
     async def table_chat_hidden(self, event: dict[str, Any]) -> None:

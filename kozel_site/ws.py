@@ -39,9 +39,6 @@ def db_call(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_SOCKET_DATABASE_THREADS)
 
 
-db_read = db_call
-
-
 class ReaderAuthMiddleware(AuthMiddleware):
     """channels' ``AuthMiddleware``, then ``readers`` read what else every handshake needs
     to know of its person and keep it in the scope (kozel_site/asgi.py: the suspension,
