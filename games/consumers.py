@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from accounts import language
-from games import flood_cooldown, selectors, snapshot
+from games import facts_reads, flood_cooldown, selectors, snapshot
 from games import presence as presence_store
 from games.errors import ServiceError, StaleVersionError
 from games.policy import policy, user_group
@@ -219,10 +219,11 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.position = position
 
     async def send_snapshot(self, facts: snapshot.TableFacts | None = None) -> None:
-        """Send this reader's snapshot, from the table's facts read now (or ``facts``, read
-        with the handshake)."""
+        """Send this reader's snapshot, from the table's facts read now, in one read with
+        this process's other sockets at the table (games/facts_reads.py), or from
+        ``facts``, read with the handshake."""
         if facts is None:
-            facts = await db_call(snapshot.read_table_facts)(self.table_id)
+            facts = await facts_reads.fresh_table_facts(self.table_id)
         if facts is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

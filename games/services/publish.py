@@ -20,7 +20,6 @@ most once: a client that sees a gap asks for a snapshot.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -54,11 +53,11 @@ def user_pages_group(user_id: int) -> str:
 
 
 def table_changed(table_id: int) -> list[Message]:
-    """Tell the lobby and every connection at the table to refresh their snapshot. Each
-    refresh carries a fresh ``notice`` id: the sockets of one web process that receive
-    the same notice read the table's facts once between them (games/snapshot.py)."""
+    """Tell the lobby and every connection at the table to refresh their snapshot (the
+    sockets of one web process read the table's facts once between them:
+    games/facts_reads.py)."""
     return [(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id}),
-            (table_group(table_id), {"type": "table.refresh", "notice": uuid.uuid4().hex})]
+            (table_group(table_id), {"type": "table.refresh"})]
 
 
 def game_views(state: engine.GameState, history_from: int = 0,
