@@ -79,8 +79,8 @@ conformance: $(STAMP)
 	$(PY) -m pytest tests/engine/test_conformance.py -q
 
 ## The load harness's smoke against Redis and RabbitMQ (needs PostgreSQL on 127.0.0.1:5432
-## and RabbitMQ on 127.0.0.1:5672; .ci/run starts both). Scenarios: README, Measuring.
-## The real-worker tests once more with RabbitMQ as Celery's broker (issue 15: both
+## and RabbitMQ on 127.0.0.1:5672; .ci/run starts both). Scenarios: docs/performance.md.
+## The real-worker tests once more with RabbitMQ as Celery's broker (both
 ## brokers are tested; RABBITMQ_URL defaults to this machine's guest account).
 RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
 test-rabbitmq: $(STAMP)

@@ -121,7 +121,7 @@ def deal_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test that starts a real Celery worker is a ``worker`` test, marked or not:
-    ``make test-rabbitmq`` runs exactly these against RabbitMQ (issue 15)."""
+    ``make test-rabbitmq`` runs exactly these against RabbitMQ."""
     for item in items:
         if "celery_worker" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.worker)

@@ -120,9 +120,8 @@ REDIS_PREFIX = env_str("KOZEL_REDIS_PREFIX", "kozel") or "kozel"
 
 # channels-redis' pub/sub layer by default: one PUBLISH per group, one reader per process.
 # KOZEL_CHANNEL_LAYER=redis selects its list-based core layer instead, whose receive pops
-# one message per Redis round trip per process, one after the other: at 100 tables every
-# broadcast queued there (move round trip p50/p99 37/356 ms against 17/231 ms on pub/sub,
-# the echo floor 8/152 against 3/62 ms; README, Measuring). Either is at-most-once;
+# one message per Redis round trip per process, one after the other, so that at many
+# tables the broadcasts queue there (docs/performance.md). Either is at-most-once;
 # clients resync on a version gap, and a socket resyncs after a Redis restart.
 CHANNEL_LAYER_KIND = env_choice("KOZEL_CHANNEL_LAYER", "pubsub", ("pubsub", "redis"))
 CHANNEL_LAYERS = {
@@ -158,9 +157,8 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # The broker is Redis by default (the embedded one under `make run`); production may point
 # it at RabbitMQ instead (KOZEL_BROKER_URL=amqp://user:pass@host:5672//), which gives a
-# killed worker's tasks back at once instead of after the visibility timeout (README,
-# Production; the figures are in README, Measuring). Results and everything else stay
-# on Redis.
+# killed worker's tasks back at once instead of after the visibility timeout
+# (docs/operations.md). Results and everything else stay on Redis.
 CELERY_BROKER_URL = env_str("KOZEL_BROKER_URL", "") or REDIS_URL
 BROKER_IS_REDIS = CELERY_BROKER_URL.startswith(("redis://", "rediss://", "unix://"))
 CELERY_RESULT_BACKEND = REDIS_URL
@@ -194,7 +192,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The backstop that keeps every table moving when a task message is lost (a killed
     # worker's tasks come back only after the visibility timeout on Redis): every second,
-    # so that such a table moves again within ~3 s (services/sweep.py, README Measuring).
+    # so that such a table moves again within seconds (games/services/sweep.py).
     "games-sweep": {"task": "games.sweep",
                     "schedule": env_float("KOZEL_SWEEP_SECONDS", 1.0, minimum=0.5)},
     # Ranked matchmaking runs here (and on a kick at each enqueue), never in a request.

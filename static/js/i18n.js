@@ -1,4 +1,4 @@
-// Translations for the site's JavaScript (issue 16): Django's JSON catalog from /jsi18n/
+// Translations for the site's JavaScript: Django's JSON catalog from /jsi18n/
 // (kozel_site/i18n.py), loaded once with a top-level await, so every module importing
 // this one speaks the page's language from its first line. No build step.
 //

@@ -1,5 +1,5 @@
 """``/@/<username>/games``: every series a player took part in, filtered, each game with
-its replay and its JSON record (issue 17, game history)."""
+its replay and its JSON record(game history)."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ def test_alice_edits_her_profile(client, alice):
     assert (profile.display_name, profile.bio, profile.country, profile.preferred_language) == (
         "Alice K.", "Hello", "DE", "ru")
     assert response.cookies["django_language"].value == "ru"
-    # The chosen language takes effect at once, this very message included (issue 16).
+    # The chosen language takes effect at once, this very message included.
     assert "Настройки сохранены." in client.get("/account/settings/").content.decode()
 
 

@@ -1,4 +1,4 @@
-"""A brand-new user finds a game with people in under a minute (issue 17).
+"""A brand-new user finds a game with people in under a minute.
 
 Three people already wait in the casual queue (queued through the service). A new user
 signs up through the real allauth form, confirms the emailed link, clicks "Play with

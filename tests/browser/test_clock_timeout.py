@@ -1,4 +1,4 @@
-"""Issue 6: a player at a clocked table does nothing, sees the countdown, and sees the
+"""A player at a clocked table does nothing, sees the countdown, and sees the
 server play for them (the Casual bot's choice, recorded as a timeout)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14: a Content-Security-Policy on every page. The table, the replay, the admin and
+"""A Content-Security-Policy on every page. The table, the replay, the admin and
 the moderation pages work under it with no violation, and an injected inline script
 (or inline event handler) does not run."""
 

@@ -1,4 +1,4 @@
-"""Screens that tell the truth (issue 11): chat lines shown once through a load, a reload
+"""Screens that tell the truth: chat lines shown once through a load, a reload
 and a reconnect; a line a moderator hides in the admin vanishes from open screens;
 "Play again" clears the last series' summary; "Your game is on" on every page and a
 "Play now" that asks before opening a second table."""
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 def chat_lines(page, text: str):
     """A line in either chat (bob is not seated, so his lines are spectators' lines, which
-    alice reads while she is not seated either; issue 14)."""
+    alice reads while she is not seated either)."""
     return page.locator(".kz-chat-list li").filter(has_text=text)
 
 

@@ -1,4 +1,4 @@
-"""Issue 5: the lobby list updates live, without a reload, when a table opens or fills."""
+"""The lobby list updates live, without a reload, when a table opens or fills."""
 
 from __future__ import annotations
 

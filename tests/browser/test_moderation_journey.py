@@ -1,4 +1,4 @@
-"""Issue 14, the whole journey in a real browser: a player reports another from the
+"""The whole moderation journey in a real browser: a player reports another from the
 table; a moderator (a normal user in the Moderators group, not staff) opens the queue,
 reads the context, mutes the offender; the offender's next chat line is refused on
 screen with the reason, and the notice appears at the table."""

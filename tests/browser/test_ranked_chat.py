@@ -1,4 +1,4 @@
-"""Issue 7: a ranked table has no free chat, only the preset lines, one click each."""
+"""A ranked table has no free chat, only the preset lines, one click each."""
 
 from __future__ import annotations
 

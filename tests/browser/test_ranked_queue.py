@@ -1,5 +1,5 @@
 """Four people queue for ranked in four browsers, are seated together, play, and see
-their new ratings on their profiles (issue 7).
+their new ratings on their profiles.
 
 The matcher and the rating task run on a real Celery worker (this process's
 ``celery_worker``); the pages talk to the daphne child. Once every page shows the table,

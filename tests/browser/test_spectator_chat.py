@@ -1,4 +1,4 @@
-"""Issue 14 in the browser. The spectators' chat: a spectator chats; a seated player does
+"""In the browser. The spectators' chat: a spectator chats; a seated player does
 not see the line until they tick "Show spectators' chat", then sees it (and the next
 one live); the players' chat reaches the spectator as before. A voided series reads
 void on the live table."""

@@ -34,7 +34,7 @@ def test_countdown_ring_on_the_seat_to_act(live_site, new_context, django_user_m
     seconds = int(ring.locator(".ring-text").inner_text())
     assert 0 < seconds <= 30
     expect(ring).to_have_attribute("role", "timer")
-    # The ring sits only on the seat to act (bots' turns have no deadline, issue 6).
+    # The ring sits only on the seat to act (bots' turns have no deadline).
     th.play_one_turn(page)
     for _ in range(20):
         rings, turn = page.evaluate(RINGS_AND_TURN)

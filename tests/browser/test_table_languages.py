@@ -1,4 +1,4 @@
-"""The table in Russian (issue 16): a trick played by the Russian accessible names, and a
+"""The table in Russian: a trick played by the Russian accessible names, and a
 language switched from the footer in the middle of a game, which goes on.
 
 The position is the layout test's (tests/browser/test_table_layout.py): trump ♠; bob

@@ -1,5 +1,5 @@
 """A phone (375 × 812): on your turn the set to beat, your hand and the action buttons fit
-on one screen without scrolling, and the site header folds into a menu (issue 11, UX.md).
+on one screen without scrolling, and the site header folds into a menu(UX.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bot names fit their seat plates at 1280 px: never cut off or ellipsised (issue 11)."""
+"""Bot names fit their seat plates at 1280 px: never cut off or ellipsised."""
 
 from __future__ import annotations
 

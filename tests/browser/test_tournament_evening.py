@@ -1,4 +1,4 @@
-"""A club evening in real browsers (issue 13).
+"""A club evening in real browsers.
 
 A director creates a club and a pairs Swiss through the pages; four people join the
 club and register as two pairs (one registers, the partner confirms); the director adds

@@ -1,4 +1,4 @@
-"""Clocks, timeouts, abandonment and reclaiming a seat (issue 6), through the services."""
+"""Clocks, timeouts, abandonment and reclaiming a seat, through the services."""
 
 from __future__ import annotations
 
@@ -180,7 +180,7 @@ def test_tasks_for_a_deleted_game_do_nothing(db):
 
 
 def test_a_seat_left_at_a_ranked_table_is_not_reclaimed(clocked):
-    """The leaver rule: at a ranked table the substitute keeps the seat (issue 6)."""
+    """The leaver rule: at a ranked table the substitute keeps the seat."""
     from django.db import transaction
 
     table, series, game = clocked

@@ -1,4 +1,4 @@
-"""A table socket that lives through a Redis restart hears its table again (issue 15).
+"""A table socket that lives through a Redis restart hears its table again.
 
 A restarted Redis (no persistence) forgets every subscription and drops whatever was
 published while it was down; the load harness saw tables stand still for good after

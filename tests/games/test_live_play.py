@@ -1,4 +1,4 @@
-"""Live play you can trust (issue 11), through the services: one roster the sweep reads,
+"""Live play you can trust, through the services: one roster the sweep reads,
 follow-ups that survive a lost enqueue, one finisher with its reason, your seat back
 when you return, "Your game is on", and "Play now" that never opens a second table."""
 

@@ -1,4 +1,4 @@
-"""Live-table sockets tell the truth (issue 11), over the real ASGI app and Redis:
+"""Live-table sockets tell the truth, over the real ASGI app and Redis:
 presence for people who sit down late and for sockets that die without a close, your
 seat back when you open the table, chat hidden by a moderator withdrawn everywhere."""
 

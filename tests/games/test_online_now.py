@@ -1,5 +1,5 @@
 """The home page's "Online now": people with a table open, those playing at it, and the
-live public tables worth watching, strongest first (issue 17)."""
+live public tables worth watching, strongest first."""
 
 from __future__ import annotations
 

@@ -68,8 +68,8 @@ def test_r19_frames_built_from_shared_facts_show_each_reader_only_their_own_hand
 
 def test_r19_shared_facts_make_each_seats_view_once_and_give_it_only_to_that_seat(
         cast, full_table):
-    """The sockets that share a table's facts share the views made from them (issue 15:
-    the state was restored once per socket): the same seat, or two spectators, get the
+    """The sockets that share a table's facts share the views made from them (
+    once the state was restored once per socket): the same seat, or two spectators, get the
     very same view; each seat still sees only its own hand (R19), and every view equals
     the one made from facts read afresh."""
     series = series_service.start_series(full_table.pk, cast.alice)

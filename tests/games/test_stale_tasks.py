@@ -1,5 +1,5 @@
 """A task that comes due after its game moved on never waits for the table's lock
-(issue 15: at tables with a clock every move queues the next turn's timeout, nearly all
+(at tables with a clock every move queues the next turn's timeout, nearly all
 of which come due stale, and each took the table's lock in line with the players' moves;
 python -m tests.load play --clock 30 collapsed once they began to arrive)."""
 

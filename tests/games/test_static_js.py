@@ -43,7 +43,7 @@ def test_the_table_modules_exist_and_import_only_relative_modules() -> None:
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(JS_DIR)))
 def test_each_module_is_small_and_says_its_job(module: Path) -> None:
-    """Issue 12: one job per module, stated in a header comment; none over ~300 lines."""
+    """One job per module, stated in a header comment; none over ~300 lines."""
     text = module.read_text(encoding="utf-8")
     assert text.startswith("// "), module
     assert len(text.splitlines()) <= 300, module

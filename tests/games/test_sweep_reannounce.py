@@ -1,4 +1,4 @@
-"""The sweep announces an idle game's current version once more (issue 15).
+"""The sweep announces an idle game's current version once more.
 
 A move whose broadcast was lost (its process killed between commit and publish, Redis
 down) left the other seats on the old version with no later event to reveal the gap;

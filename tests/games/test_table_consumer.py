@@ -312,7 +312,7 @@ async def test_flooding_client_is_closed(cast):
 async def test_a_flooder_is_refused_at_every_table_until_the_cooldown_ends(cast,
                                                                            monkeypatch):
     """After a flood close (4008) the same person's table handshakes are refused, at
-    any table (issue 15: the fuzzer's flooders reconnected ~12 times a second, each
+    any table (the fuzzer's flooders reconnected ~12 times a second, each
     handshake ~18 queries); others still get in, and so does the flooder once the
     cooldown is over."""
     from games import flood_cooldown
@@ -533,7 +533,7 @@ async def test_events_carry_the_new_history_entries_and_rebuild_each_seats_histo
     """An event's view has no history; its ``history_added`` from ``history_from`` on,
     after the history a socket already holds, gives exactly the history the snapshot
     shows at that version, own face-down discards included (R9, R19), through completed
-    tricks and draws (issue 15: whole histories in every event grew with the game)."""
+    tricks and draws (whole histories in every event grew with the game)."""
     table, series, game = await seated_series(cast)
     sockets = [await connect(table.pk, u) for u in cast.seated] + [await connect(table.pk)]
     histories = [(await s.receive_type("snapshot"))["game"]["view"]["history"]

@@ -1,4 +1,4 @@
-"""Reading the site's catalogs in tests (issue 16): the languages, the .po files, and the
+"""Reading the site's catalogs in tests: the languages, the .po files, and the
 messages the code asks for (extracted the way ``makemessages`` does)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Find user-visible English outside translation calls (issue 16), in templates and in
+"""Find user-visible English outside translation calls, in templates and in
 JavaScript (the table's modules and the scripts inside templates).
 
 Templates: everything a person sees (text between tags, and the aria-label, title,
@@ -205,7 +205,7 @@ def scan_javascript(path: Path, root: Path) -> list[Finding]:
 
 
 # --- Python --------------------------------------------------------------------------
-# The places where Python code hands English to a person (issue 16): a refusal raised or
+# The places where Python code hands English to a person: a refusal raised or
 # built (``raise PermissionDeniedError("...")``, ``ValidationError("...")``,
 # ``form.add_error(None, "...")``), a flash message (``messages.error(request, "...")``),
 # a form's or model's ``label=``/``help_text=``/``verbose_name=``… (and a visible form

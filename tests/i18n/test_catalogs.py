@@ -1,4 +1,4 @@
-"""Every .po file is complete (issue 16): all the code's messages, each translated, none
+"""Every .po file is complete: all the code's messages, each translated, none
 fuzzy (``msgfmt --statistics``), plural forms right per language, and the committed .mo
 files compiled from the .po files as they are."""
 

@@ -1,4 +1,4 @@
-"""One glossary for translators and code (issue 16): locale/glossary.toml.
+"""One glossary for translators and code: locale/glossary.toml.
 
 Whenever an English message uses one of the game's terms (goat, eggs, molodka, trump,
 trick, lead, beat, discard, stock, loss points, series), its translation uses that

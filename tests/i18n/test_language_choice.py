@@ -1,4 +1,4 @@
-"""Who gets which language (issue 16): a visitor by Accept-Language, then by the cookie
+"""Who gets which language: a visitor by Accept-Language, then by the cookie
 the footer's switcher sets; a signed-in user by the profile's preferred_language, which
 the switcher and the settings page save; URLs never change; a table socket speaks its
 user's language (refusals, notices, preset chat lines)."""

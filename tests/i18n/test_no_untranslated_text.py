@@ -1,4 +1,4 @@
-"""No user-visible English outside translation calls (issue 16): a scan of every template
+"""No user-visible English outside translation calls: a scan of every template
 (inline scripts included), every JavaScript module, and the Python modules of the apps
 that speak to people through refusals, flash messages, forms, choices and emails
 (tests/i18n/scanner.py says what counts as visible)."""
@@ -25,7 +25,7 @@ PYTHON_APPS = ["games/tournaments", "accounts/moderation", "accounts/social"]
 PYTHON = sorted(p for app in PYTHON_APPS for p in (REPO / app).rglob("*.py")
                 if "migrations" not in p.parts)
 
-# The pages of work that landed while issue 16 was being done (clubs and tournaments,
+# The pages of work that landed while the translations were being done (clubs and tournaments,
 # moderation, the casual queue, game history, "worth watching"): not translated yet, so
 # left out of the scan by name, each listed so that nothing else can slip out unnoticed.
 # Remove a line once its file is translated.

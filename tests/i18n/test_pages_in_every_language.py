@@ -1,4 +1,4 @@
-"""Every page renders in every language with no English left (issue 16).
+"""Every page renders in every language with no English left.
 
 Each page is rendered in English and in the language under test; any text a person sees
 (text between tags, aria-label, title, placeholder, alt) that comes out the same in both

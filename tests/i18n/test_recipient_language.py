@@ -1,4 +1,4 @@
-"""Mail and notices speak their recipient's language (issue 16): the profile's
+"""Mail and notices speak their recipient's language: the profile's
 preferred_language, else the site's default; never the language of the person who
 caused them (here an English-speaking director, inviter or moderator) nor the worker's."""
 

@@ -1,4 +1,4 @@
-"""The load and fault harness (issue 15): ``python -m tests.load SCENARIO``.
+"""The load and fault harness: ``python -m tests.load SCENARIO``.
 
 It starts the production layout on this machine (K daphne processes, W Celery workers,
 one beat, its own Redis and PostgreSQL database; tests/load/layout.py), creates tables of

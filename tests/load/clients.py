@@ -63,7 +63,7 @@ class Stats:
 def event_kind(frame: dict[str, Any]) -> str:
     """What a move did, from its event: ``game_end`` (the last move of a game),
     ``trick`` (it closed a trick) or ``play``; the round trip is reported per kind, to
-    see which moves make the tail (issue 15's profile)."""
+    see which moves make the tail."""
     view = frame.get("view") or {}
     if view.get("game_over"):
         return "game_end"

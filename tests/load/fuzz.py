@@ -659,7 +659,7 @@ async def scenario(args: argparse.Namespace, layout: Layout) -> dict[str, Any]:
 def _during_the_attack(run: Run, moves: dict[str, Any], began: float,
                        ended: float) -> dict[str, Any]:
     """The floor measured while the attack ran, the live tables' ratio to it and the
-    latency targets (issue 15: the live games beside the fuzzer keep p99 <= 50 ms and
+    latency targets (the live games beside the fuzzer keep p99 <= 50 ms and
     <= 3 x the floor). The run's own ratio (``ratio_p99_to_floor``) mixes the quiet
     minute's moves and floor with the attack's."""
     floor = percentiles([latency for room in run.floors for sent, latency in room.samples

@@ -230,7 +230,7 @@ class Layout:
             # No PYTHONUNBUFFERED: as under the systemd units of docs/operations.md, daphne's access
             # log (its stdout) is buffered. Unbuffered, each line was a write of its own,
             # three per socket, and each gave the event loop's GIL away to the process's
-            # busy database threads (the loop's stall samples, issue 15). Errors and the
+            # busy database threads (the loop's stall samples). Errors and the
             # probes' lines go to stderr, which Python flushes line by line.
         }
         if self.sweep_seconds is not None:

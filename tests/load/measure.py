@@ -30,7 +30,7 @@ def percentiles(samples: list[float], scale: float = 1000.0) -> dict[str, float 
             "max": round(ordered[-1] * scale, 2)}
 
 
-TARGET_P99_MS = 50.0  # issue 15: a live move's round trip p99, at 100 tables and beside
+TARGET_P99_MS = 50.0  # a live move's round trip p99, at 100 tables and beside
 TARGET_RATIO = 3.0  # the fuzzer; and at most this many times the echo floor's p99
 
 
@@ -43,7 +43,7 @@ def ratio_to_floor(moves: dict[str, Any], floor: dict[str, Any]) -> float | None
 
 
 def latency_targets(p99: float | None, ratio: float | None) -> dict[str, bool]:
-    """Issue 15's two latency targets, met or not (a missing figure is not met)."""
+    """The two latency targets, met or not (a missing figure is not met)."""
     return {"p99_le_50ms": p99 is not None and p99 <= TARGET_P99_MS,
             "p99_le_3x_floor": ratio is not None and ratio <= TARGET_RATIO}
 
@@ -78,7 +78,7 @@ class DiskSyncProbe:
     directory (on this machine the disk PostgreSQL writes its WAL to). Every commit
     waits for such a flush, so a stall here holds every table's moves at once: seen as
     0.5-0.7 s stalls of both web processes' writing threads together, with fsyncs of
-    this size stalled as long at the same seconds (issue 15). Beside each flush it reads
+    this size stalled as long at the same seconds. Beside each flush it reads
     how much the disk has written, so a window's report says whether the load itself
     wrote much while the disk stalled."""
 

@@ -203,7 +203,7 @@ class Run:
 
     def _timeline(self, timed: list[tuple[float, float]], bucket: float = 10.0) -> list[str]:
         """p50/p99 per ``bucket`` seconds of the run: a tail that comes in bursts shows
-        here (issue 15's profile), a steady one does not."""
+        here, a steady one does not."""
         rows: dict[int, list[float]] = {}
         for sent, latency in timed:
             rows.setdefault(int((sent - self.started) // bucket), []).append(latency)

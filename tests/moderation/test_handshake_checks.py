@@ -1,4 +1,4 @@
-"""What a table socket's handshake learns from moderation, cheaply (issue 15): whom the
+"""What a table socket's handshake learns from moderation, cheaply: whom the
 reader hides (blocks and a table mute, one query) and whether the account is suspended
 (read with the user, in the auth middleware's hop; the gate refuses an unchecked
 socket rather than letting it in)."""

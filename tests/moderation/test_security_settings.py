@@ -1,4 +1,4 @@
-"""Security that comes with moderation (issue 14): production settings refuse to start
+"""Security that comes with moderation: production settings refuse to start
 without ALLOWED_HOSTS or with a weak SECRET_KEY; the sign-in lockout counts failures
 per client and account together, so a stranger cannot lock the owner out."""
 

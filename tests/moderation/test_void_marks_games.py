@@ -1,4 +1,4 @@
-"""A voided series' games read void, not finished (issue 14): the finisher marks them,
+"""A voided series' games read void, not finished: the finisher marks them,
 and the game history, the replay, the record download and the table's games list say so,
 while ``verify_games`` still checks them and finds nothing wrong."""
 

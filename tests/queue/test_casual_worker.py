@@ -54,7 +54,7 @@ def test_three_people_get_a_bot_from_the_worker_after_the_wait(celery_worker):
 
 def test_the_worker_never_seats_a_blocked_pair_together(celery_worker):
     """Five people queue, one of whom blocked another: the worker seats four who may sit
-    together and leaves one of the blocked pair waiting (issue 17)."""
+    together and leaves one of the blocked pair waiting."""
     from accounts.moderation.services import blocks
 
     people = make_users("cx", 5)

@@ -1,4 +1,4 @@
-"""Blocks in both matchers (pure plans, issue 17): two people of whom one blocked the
+"""Blocks in both matchers (pure plans): two people of whom one blocked the
 other never sit at one table; when that is the only way to fill it, they wait, or a
 casual player who allows bots gets them."""
 

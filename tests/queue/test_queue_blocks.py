@@ -1,4 +1,4 @@
-"""Blocks in the queue against the database (issue 17): the matchers ask the policy
+"""Blocks in the queue against the database: the matchers ask the policy
 (games/policy.py ``blocked_pairs``, answered by accounts/moderation's blocks) and never
 seat a blocked pair together; a pair invite between them is refused and stores nothing."""
 

@@ -1,4 +1,4 @@
-"""Ranked tables: preset chat lines only (games/services/chat.py, issue 7)."""
+"""Ranked tables: preset chat lines only (games/services/chat.py)."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def test_rating_is_a_plain_number_and_mu_sigma_only_inside_details(client, playe
 
 
 def test_profile_shows_won_left_only_for_a_recorded_abandonment_and_substitute_games(client, db):
-    """Issue 11: the team's result is shown as it was; "Left" only where the person has a
+    """The team's result is shown as it was; "Left" only where the person has a
     recorded abandonment; games a substitute bot played are marked and not counted as
     the person's own play."""
     from games.models import Game

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 # and the viewer's score and rank). Profile: user, rating, history, totals, favourite partner
 # (2), recent series (+ session and user when signed in). Signed in, every page also asks
 # once whether the viewer is in a live series ("Your game is on"), twice about tournament
-# rounds (the round banner), once for the sanctions in force (the notice, issue 14),
+# rounds (the round banner), once for the sanctions in force (the notice),
 # once whether they are a moderator (the menu's link) and once for the unread
-# notifications (the badge, issue 17). A profile also lists the clubs.
+# notifications (the badge). A profile also lists the clubs.
 LEADERBOARD_ANONYMOUS = 7
 LEADERBOARD_SIGNED_IN = 18
 PROFILE = 8

@@ -1,4 +1,4 @@
-"""The load harness's disk probe (tests/load/measure.py, issue 15): it times real
+"""The load harness's disk probe (tests/load/measure.py): it times real
 flushes on a thread of its own and reports a window's flushes and stalls."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""/healthz reports the database, Redis and a Celery worker (issue 2)."""
+"""/healthz reports the database, Redis and a Celery worker."""
 
 from __future__ import annotations
 

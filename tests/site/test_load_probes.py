@@ -1,4 +1,4 @@
-"""The load harness's probes inside the web processes (tests/load/probes.py, issue 15)
+"""The load harness's probes inside the web processes (tests/load/probes.py)
 run only when asked (``--probes``): a thread waking every 2.5 ms and a loop beat every
 5 ms cost those processes about a fifth of their CPU under the fuzzer, which the
 figures would have counted as the site's."""

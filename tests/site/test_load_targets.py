@@ -1,4 +1,4 @@
-"""The load harness's latency targets (tests/load/measure.py, issue 15): p99 <= 50 ms
+"""The load harness's latency targets (tests/load/measure.py): p99 <= 50 ms
 and <= 3 x the echo floor's p99, judged for `play` and for the live tables beside the
 fuzzer against the floor measured during the attack alone (tests/load/fuzz.py)."""
 

@@ -49,7 +49,7 @@ def test_rules_page_covers_every_rule(client):
     ("QH", "Q", "♥", "suit-H", "Queen of hearts"),
 ])
 def test_card_include(code, rank, suit, colour, label):
-    """A card standing alone is named with a capital, like the table's (issue 16)."""
+    """A card standing alone is named with a capital, like the table's."""
     html = render_to_string("cards/card.html", {"code": code})
     assert f'aria-label="{label}"' in html
     assert f">{rank}</text>" in html and f">{suit}</text>" in html
@@ -63,7 +63,7 @@ def test_card_include_trump_and_back():
 
 
 def test_clubs_is_no_longer_a_placeholder(client):
-    """Issue 13 built clubs: /clubs/ lists and searches them (tests/tournaments)."""
+    """Clubs: /clubs/ lists and searches them (tests/tournaments)."""
     html = client.get("/clubs/").content.decode()
     assert "<h1>Clubs</h1>" in html
     assert "coming soon" not in html and 'role="search"' in html

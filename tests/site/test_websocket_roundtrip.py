@@ -14,7 +14,7 @@ ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
 
 def test_channel_layer_is_redis_pubsub_by_default_and_core_on_request(monkeypatch):
-    """The site's layer is channels-redis' pub/sub layer on real Redis (issue 15: the
+    """The site's layer is channels-redis' pub/sub layer on real Redis (the
     list-based core layer queued every broadcast at 100 tables); KOZEL_CHANNEL_LAYER=redis
     selects the core layer."""
     from channels_redis.core import RedisChannelLayer

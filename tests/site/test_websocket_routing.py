@@ -1,4 +1,4 @@
-"""WebSocket paths nobody serves are refused at the handshake, quietly (issue 11)."""
+"""WebSocket paths nobody serves are refused at the handshake, quietly."""
 
 from __future__ import annotations
 

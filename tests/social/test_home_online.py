@@ -1,4 +1,4 @@
-"""The home page's "Online now" with privacy (issue 17), over real sockets and the page:
+"""The home page's "Online now" with privacy, over real sockets and the page:
 people online through a page socket (ws/me/) or a table socket are counted, except
 those who hide their online status (for everyone) and those across a block (for the
 one they blocked or who blocked them); none of them is named in "Worth watching"."""

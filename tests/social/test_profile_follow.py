@@ -1,4 +1,4 @@
-"""The Follow / Unfollow button on the profile (/@/<username>, issue 17): it uses the
+"""The Follow / Unfollow button on the profile (/@/<username>): it uses the
 follow service, is hidden on your own profile, is a sign-in link for a signed-out
 visitor, and never offers a follow across a block (either way); forged posts change
 nothing."""

@@ -1,4 +1,4 @@
-"""A round's tables wait for their check-in (issue 13): the empty-table sweep, which
+"""A round's tables wait for their check-in: the empty-table sweep, which
 closes a table nobody has opened for 5 minutes, leaves them alone until the check-in
 deadline (a games.policy table hold), so a check-in window may be up to an hour. At
 the deadline the no-shows still forfeit, or a bot takes their seat when bots are

@@ -1,4 +1,4 @@
-"""Correcting a rated match's result re-rates it exactly (issue 13): afterwards every
+"""Correcting a rated match's result re-rates it exactly: afterwards every
 player's rating equals a from-scratch recompute of the event's series in which the
 match had the corrected result, also when later rounds shared its players; the
 correction stays in the audit log.

@@ -1,4 +1,4 @@
-"""Individual rounds whose players are not a multiple of 4 (issue 13): with bots
+"""Individual rounds whose players are not a multiple of 4: with bots
 allowed the last table is filled with labelled Casual bot entries (no byes, no prize
 place for a bot); without bots the lowest-ranked eligible players sit out with a bye,
 rotated, scored as a win (2 points, games/tournaments/standings.py)."""

@@ -1,4 +1,4 @@
-"""Whole tournaments on a real Celery worker with nobody present (issue 13).
+"""Whole tournaments on a real Celery worker with nobody present.
 
 The director starts round 1 from the test; from then on only the worker acts: bot
 turns, next games, ``series_finished`` → ``match_finished_task`` → the round ends, the

@@ -1,4 +1,4 @@
-// Moderation on the live table (issue 14): report a player from their seat plate, from a
+// Moderation on the live table: report a player from their seat plate, from a
 // chat line or after the series; mute this table's chat for yourself. A module of its
 // own beside table/*.js: it reads the table's state (window.kozelTable) and watches the
 // regions table.js renders, and never changes what they show.

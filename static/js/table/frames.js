@@ -138,7 +138,7 @@ function onEvent(ev) {
   S.version = ev.version;
   S.snap.game.version = ev.version;
   S.snap.game.view = ev.view;
-  // The clock (issue 6): use the event's deadline; if the server only sends one in
+  // The clock: use the event's deadline; if the server only sends one in
   // snapshots, estimate the next one from the table's turn length (it restarts per action).
   const g = S.snap.game;
   const secs = S.snap.table && S.snap.table.turn_seconds;

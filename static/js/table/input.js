@@ -46,7 +46,7 @@ export function bindInput() {
     if (send({ type: "chat", text })) input.value = "";
     else toast(gettext("Not connected: the message was not sent."));
   });
-  // "Show spectators' chat" (issue 14): remembered by the server for this person; every
+  // "Show spectators' chat": remembered by the server for this person; every
   // screen of theirs then gets a snapshot with (or without) the spectators' lines.
   const showSpectators = $("#kz-show-spectators");
   if (showSpectators) showSpectators.addEventListener("change", () => {
@@ -57,7 +57,7 @@ export function bindInput() {
       toast(gettext("Not connected: the setting was not changed."));
     }
   });
-  // Ranked tables have no free chat, only the preset lines (issue 7).
+  // Ranked tables have no free chat, only the preset lines.
   const presets = $("#kz-chat-presets");
   if (presets) presets.addEventListener("click", (e) => {
     const button = e.target.closest("button[data-preset]");

@@ -1,4 +1,4 @@
-// A small reconnecting WebSocket for the tournament pages (issue 13). The server only
+// A small reconnecting WebSocket for the tournament pages. The server only
 // ever says "something changed"; the page then fetches fresh HTML, so a message lost by
 // the channel layer (at most once) is made good by the next one or by the refresh on
 // reconnect.

@@ -1,5 +1,5 @@
-// The table chat lists: each line appears once (issue 11), and lines a moderator hid
-// leave every open screen. Two chats (issue 14): the players' chat (#kz-chat-list),
+// The table chat lists: each line appears once, and lines a moderator hid
+// leave every open screen. Two chats: the players' chat (#kz-chat-list),
 // which everyone reads, and the spectators' chat (#kz-spec-chat-list), which spectators
 // read and a seated player only after ticking "Show spectators' chat" (the server sends
 // a spectator line only to those screens; games/WEBSOCKET.md).

@@ -1,11 +1,11 @@
-// The turn clock (issue 6): a countdown ring on the plate of the seat to act, the last
+// The turn clock: a countdown ring on the plate of the seat to act, the last
 // 5 seconds emphasised; tickClock() runs four times a second.
 
 import { gettext, ngettext } from "../../i18n.js";
 import { $, h, root } from "../dom.js";
 import { S, view } from "../state.js";
 
-/** The clock (issue 6): the turn's deadline in ms since the epoch, or null. */
+/** The clock: the turn's deadline in ms since the epoch, or null. */
 function deadline() {
   const v = view();
   const raw = (v && (v.turn_deadline || v.deadline)) || (S.snap && S.snap.game && S.snap.game.turn_deadline);

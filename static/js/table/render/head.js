@@ -82,7 +82,7 @@ export function renderSeriesControls() {
     vote("end", gettext("Vote to end series")));
 }
 
-// Why a bot plays your seat, in plain words (issue 11): at a ranked table the seat is
+// Why a bot plays your seat, in plain words: at a ranked table the seat is
 // not coming back (the leaver rule); at a casual one opening the table gives it back.
 export function renderAway() {
   const box = $("#kz-away");
