@@ -103,13 +103,15 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
         th.wait_ready(page)
         expect(page.locator("#kz-table")).to_have_attribute("data-phase", "playing")
 
-    # Each person also has the tournament page open in a second tab, where their own
-    # match shows as being played (nobody has moved a card yet).
+    # Each person also has the tournament page open in a second window, where their own
+    # match shows as being played (nobody has moved a card yet). A window, not a tab of
+    # the table's: a background tab gets no animation frames, and a click there waits
+    # for them.
     human_matches = list(Match.objects.filter(sides__entry__player1__isnull=False)
                          .distinct().values_list("pk", flat=True))
     watchers = []
-    for page in pages.values():
-        tab = page.context.new_page()
+    for user in people:
+        tab = new_context(user=user).new_page()
         tab.goto(tournament_url)
         expect(tab.locator("#tournament-live")).to_have_attribute("data-connected", "1")
         for match_id in human_matches:
