@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
