@@ -23,7 +23,7 @@ _PLACES = ("bottom", "left", "top", "right")
 
 
 def _seat_names() -> tuple[str, str, str, str]:
-    return (_("You"), _("Left-hand opponent"), _("Partner"), _("Right-hand opponent"))
+    return (_("You"), _("Left-hand opponent"), _("Your partner"), _("Right-hand opponent"))
 
 
 @require_GET
