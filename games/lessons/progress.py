@@ -36,6 +36,11 @@ def _tries(session: MutableMapping[str, Any]) -> dict[str, int]:
             if k in BY_SLUG and isinstance(v, int) and not isinstance(v, bool) and v > 0}
 
 
+def misses(session: MutableMapping[str, Any], slug: str) -> int:
+    """How many moves in this lesson missed so far (the hints get plainer with each)."""
+    return _tries(session).get(slug, 0)
+
+
 def add_miss(session: MutableMapping[str, Any], slug: str) -> int:
     """Count one more missed move in a lesson; returns the count (hints get plainer)."""
     tries = _tries(session)

@@ -47,10 +47,11 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
             raw = {"kind": request.POST.get("kind"), "cards": request.POST.getlist("cards")}
             if not raw["cards"]:
                 raise InvalidRequestError(_("Select one or more cards first."))
-            tries = progress.add_miss(request.session, slug)
-            step = services.try_move(slug, raw, tries)
+            step = services.try_move(slug, raw, progress.misses(request.session, slug) + 1)
             if step.done:
                 progress.mark_finished(request.session, slug)
+            else:
+                progress.add_miss(request.session, slug)
     except NotFoundError as exc:
         raise Http404(exc.message) from None
     except InvalidRequestError as exc:

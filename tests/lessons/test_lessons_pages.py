@@ -69,9 +69,16 @@ def test_bad_input_gets_a_message_and_changes_nothing(client, data):
 
 def test_an_unknown_lesson_is_404(client):
     assert client.get("/learn/no-such-lesson/").status_code == 404
-    assert client.post("/learn/no-such-lesson/", {"kind": "beat", "cards": ["TH"]}).status_code == 404
+    response = client.post("/learn/no-such-lesson/", {"kind": "beat", "cards": ["TH"]})
+    assert response.status_code == 404
 
 
 def test_home_and_rules_link_to_the_lessons(client):
     assert 'href="/learn/"' in client.get("/").content.decode()
     assert 'href="/learn/"' in client.get("/rules/").content.decode()
+
+
+def test_bad_input_does_not_count_as_a_miss(client):
+    client.post("/learn/beating/", {"kind": "beat", "cards": ["XX"]})
+    page = _post(client, "beating", "beat", "KD", "8H").content.decode()
+    assert "Pair your cards with theirs" in page  # still the first, gentle hint
