@@ -57,6 +57,7 @@ def test_a_newcomer_walks_every_lesson_from_the_home_page(live_site, page, js_er
             expect(page.locator("#lesson-refusal")).to_contain_text("R9")
             expect(page.locator("#lesson-refusal")).to_contain_text("(R7)")
             expect(page.locator("#lesson-hint")).to_contain_text("Pair your cards")
+            th.screenshot(page, "lesson-beating-refused")
             # The second miss gets the plain hint that names the move.
             _play(page, "beat", ["KD", "AS"])
             expect(page.locator("#lesson-hint")).to_contain_text("K♦ beats the Q♦")
@@ -66,12 +67,24 @@ def test_a_newcomer_walks_every_lesson_from_the_home_page(live_site, page, js_er
             expect(page.locator(".lesson-card.is-drawn")).to_have_count(1)
         if slug == "eggs-and-series":
             expect(page.locator("#lesson-result")).to_contain_text("Eggs")
+            th.screenshot(page, "lesson-eggs-complete")
         page.locator("#lesson-next").click()
 
     expect(page).to_have_url(live_site.path("/learn/"))
     expect(page.locator("#lessons-progress")).to_have_text("Finished: 9 of 9")
     expect(page.locator(".lesson-list li.is-done")).to_have_count(9)
     assert js_errors == []
+
+
+def test_a_lesson_fits_a_phone(live_site, new_context):
+    phone = new_context(viewport={"width": 375, "height": 740}).new_page()
+    phone.goto("/learn/beating/")
+    for code in ("KD", "7C", "8H", "AS"):
+        expect(phone.locator(f'#lesson-form label[data-card="{code}"]')).to_be_visible()
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= 375
+    _play(phone, "beat", ["KD", "7C"])
+    expect(phone.locator("#lesson-success")).to_be_visible()
+    th.screenshot(phone, "lesson-375-complete")
 
 
 def test_the_rules_page_leads_to_the_lessons(live_site, page):
