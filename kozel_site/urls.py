@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.queue.urls")),  # /play/ranked/
     path("rules/", views.rules, name="rules"),
+    path("", include("games.lessons.urls")),  # /learn/, /learn/<slug>/
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("clubs/", tournament_views.club_list, name="clubs"),
     path("", include("games.tournaments.urls")),  # /club/<slug>/, /tournament/<id>/
