@@ -71,7 +71,9 @@ def test_bots_fill_the_table_after_the_wait_only_for_people_who_allow_them():
 def test_full_tables_come_before_bot_tables():
     entries = [w(1, 100, bots=True), w(2, 90), w(3, 80), w(4, 70), w(5, 60, bots=True)]
     matches = plan(entries)
-    assert [sorted(m.people) for m in matches] == [[1, 2, 3, 4]]
+    # 1 allows bots but four people make a table; 5, left alone after the wait, gets bots.
+    assert [sorted(m.people) for m in matches] == [[1, 2, 3, 4], [5]]
+    assert matches[1].positions.count(None) == 3
 
 
 def test_pairs_sit_opposite_and_mix_with_solos():
