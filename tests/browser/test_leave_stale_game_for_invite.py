@@ -12,7 +12,7 @@ from accounts.social import invites
 from games.models import Conduct, Series, SeriesSeat
 from games.queue import casual
 from games.selectors import live_seat_of
-from games.services import clock
+from games.services import clock, tables
 from tests.browser import table_helpers as th
 from tests.ratings.factories import make_user
 
@@ -52,4 +52,27 @@ def test_leaving_a_stale_game_from_an_invitation_lands_at_the_friends_table(
     assert Series.objects.get(table=old).status == Series.Status.PLAYING, \
         "Carol's game goes on"
     assert live_seat_of(bob) is None
+    assert js_errors == []
+
+
+def test_sitting_down_elsewhere_offers_the_same_way_out_on_the_table_page(
+        live_site, new_context, off_loop, js_errors):
+    """The table page's seat forms post in the background: the refusal shows in the
+    page with the same two ways out, and leaving seats him where he clicked."""
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    old = off_loop(_stale_quick_match, bob, carol)
+    table = off_loop(tables.create_table, alice, tables.TableSettings(name="Alice's"))
+    page = new_context(user=bob).new_page()
+    page.goto(f"/table/{table.pk}/")
+    th.wait_ready(page)
+    th.seat_row(page, 1).get_by_role("button", name="Sit here").click()
+    refusal = page.locator(".playing-elsewhere")
+    expect(refusal).to_contain_text("You are playing at table Quick match")
+    expect(refusal.get_by_role("link", name="Return")).to_be_focused()
+    refusal.get_by_role("button", name="Leave it (a bot plays on)").click()
+    expect(page).to_have_url(live_site.path(f"/table/{table.pk}/"))
+    th.wait_ready(page)
+    expect(th.seat_row(page, 1)).to_contain_text("bob")
+    expect(page.locator(".playing-elsewhere")).to_have_count(0)
+    assert SeriesSeat.objects.get(series__table=old, position=0).gave_up
     assert js_errors == []
