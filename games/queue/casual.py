@@ -13,8 +13,9 @@ entry before planning (a second matcher waits on those row locks, then finds the
 matched), and an entry is marked matched only while it is still ``waiting`` (a count
 that does not add up rolls the table back). Someone who is playing a live series is
 asked at the door to return to it or leave it to a bot (games/services/elsewhere.py)
-and dropped by the matcher if they sat down somewhere meanwhile. Two people of whom one blocked the other are never seated at
-one table (the policy's ``blocked_pairs``); a pair invite between them is refused.
+and dropped by the matcher if they sat down somewhere meanwhile. Two people of whom one
+blocked the other are never seated at one table (the policy's ``blocked_pairs``); a pair
+invite between them is refused.
 """
 
 from __future__ import annotations
