@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors
-from games.errors import ServiceError
+from games.errors import PlayingElsewhereError, ServiceError
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import BotLevel, Game, Table
-from games.services import clock as clock_service
+from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.snapshot import table_snapshot
@@ -59,6 +59,17 @@ def create_table(request: HttpRequest) -> HttpResponse:
     return render(request, "games/create_table.html", {"form": form})
 
 
+def playing_elsewhere(request: HttpRequest, error: PlayingElsewhereError) -> HttpResponse:
+    """The refusal of someone playing at another table, with both ways out: back to that
+    game, or leave it (a bot plays on) and send this same request again, its fields
+    posted back with ``leave_current`` (games/services/elsewhere.py)."""
+    fields = [(name, value) for name in request.POST
+              if name not in ("csrfmiddlewaretoken", "leave_current")
+              for value in request.POST.getlist(name)]
+    return render(request, "games/playing_elsewhere.html",
+                  {"elsewhere": error, "action": request.path, "fields": fields}, status=409)
+
+
 @login_required
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
@@ -68,18 +79,11 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     whether to return to it or leave it (a bot plays your seat on) and start anew.
     """
     level = request.POST.get("level", "casual")
-    live = selectors.live_seat_of(request.user)
-    if live is not None:
-        if request.POST.get("leave_current") != str(live.series.table_id):
-            return render(request, "games/play_now_confirm.html",
-                          {"live_table": live.series.table, "level": level}, status=409)
-        try:
-            clock_service.leave_series(live.series.table_id, request.user)
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-            return redirect("games:table", table_id=live.series.table_id)
     try:
-        table = table_service.start_with_bots(request.user, level)
+        table = elsewhere.play_with_bots(request.user, level,
+                                         request.POST.get("leave_current"))
+    except PlayingElsewhereError as exc:
+        return playing_elsewhere(request, exc)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -129,6 +133,8 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
             data = form.cleaned_data
         try:
             run(request, table_id, data)
+        except PlayingElsewhereError as exc:
+            return playing_elsewhere(request, exc)
         except ServiceError as exc:
             messages.error(request, exc.message)
         if request.headers.get("Accept", "").startswith("application/json"):
@@ -138,8 +144,8 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
     return view
 
 
-sit = _table_action(lambda r, t, d: table_service.take_seat(t, r.user, d["position"]),
-                    PositionForm)
+sit = _table_action(lambda r, t, d: elsewhere.sit(t, r.user, d["position"],
+                                                  r.POST.get("leave_current")), PositionForm)
 leave = _table_action(lambda r, t, d: table_service.leave_seat(t, r.user))
 add_bot = _table_action(lambda r, t, d: table_service.add_bot(t, r.user, d["position"],
                                                               d["level"]), AddBotForm)

@@ -6,8 +6,8 @@
   (either way, accounts/moderation), and when the invitee accepts invitations from
   friends only and does not follow you. The invitee gets a notification, live.
 - :func:`accept` — sit down at a free seat (the one opposite the inviter first: you
-  came to play together) through the table services; refused while you hold a seat in a
-  live series elsewhere ("return to your game").
+  came to play together) through the table services; while you hold a seat in a live
+  series elsewhere you are asked to return to it or leave it to a bot first.
 - :func:`decline` — the inviter is told; :func:`withdraw` — the inviter takes it back.
 """
 
@@ -40,7 +40,7 @@ from games.errors import (
 )
 from games.events import send_events_on_commit
 from games.models import Seat, Table
-from games.selectors import live_seat_of
+from games.services import elsewhere
 from games.services import tables as table_service
 
 SEATABLE = (Table.Status.OPEN, Table.Status.FINISHED)
@@ -129,22 +129,24 @@ def _answer(found: TableInvite, status: str) -> None:
         read_at=timezone.now())
 
 
-def accept(user: User | None, invite_id: Any) -> Table:
-    """Accept: you sit down at the table (opposite the inviter when that seat is free)."""
+def accept(user: User | None, invite_id: Any, leave_current: Any = None) -> Table:
+    """Accept: you sit down at the table (opposite the inviter when that seat is free).
+    While you play at another table you are asked first; ``leave_current`` naming it
+    leaves it to a bot and accepts (games/services/elsewhere.py)."""
     user = require_user(user)
     with transaction.atomic():
-        # The lock order: the table first (as every table service), then the invite.
         peek = TableInvite.objects.filter(
             pk=invite_id if isinstance(invite_id, int) and not isinstance(invite_id, bool)
-            else -1, to_user=user).values_list("table_id", flat=True).first()
+            else -1, to_user=user, status=TableInvite.Status.PENDING,
+        ).values_list("table_id", flat=True).first()
         if peek is None:
             raise NotFoundError(_("That invitation is no longer open."))
+        # Leaving the old game locks its table: before this one, and rolled back with
+        # the rest if accepting fails further on.
+        elsewhere.require_free(user, leave_current, here=peek)
+        # The lock order: the table first (as every table service), then the invite.
         table = table_service.lock_table(peek)
         found = _pending_for(user, invite_id)
-        live = live_seat_of(user)
-        if live is not None and live.series.table_id != found.table_id:
-            raise TableStateError(_("You are playing at table %(name)s: return to your game.")
-                                  % {"name": live.series.table.name})
         if blocks_between(user.pk, found.from_user_id):
             raise PermissionDeniedError(_("You cannot join this table."))
         if table.status not in SEATABLE:

@@ -105,7 +105,17 @@ async function submitSeatForm(form) {
   try {
     const res = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", headers: { "X-Requested-With": "fetch" } });
     const text = await res.text();
-    if (!res.ok) {
+    const elsewhere = res.status === 409 && new DOMParser().parseFromString(text, "text/html").querySelector(".playing-elsewhere");
+    if (elsewhere) {
+      // Playing at another table: show both ways out (return there, or leave it and
+      // sit here), as plain forms that post the whole page.
+      document.querySelectorAll(".playing-elsewhere").forEach((old) => old.remove());
+      const shown = document.importNode(elsewhere, true);
+      root.insertAdjacentElement("beforebegin", shown);
+      shown.scrollIntoView({ block: "nearest" });
+      const link = shown.querySelector("a");
+      if (link) link.focus();
+    } else if (!res.ok) {
       toast(res.status === 403 ? gettext("Refused: sign in or reload the page.") : gettext("Refused (%(status)s).", { status: res.status }));
     } else {
       const doc = new DOMParser().parseFromString(text, "text/html");
