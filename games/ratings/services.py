@@ -29,7 +29,6 @@ from games.engine import opponents_of
 from games.events import send_events_on_commit
 from games.models import Conduct, Game, Series, Termination
 from games.ratings import maths
-from games.services.publish import table_group
 from games.ratings.conf import rating_settings
 from games.ratings.models import (
     MonthlyStats,
@@ -41,6 +40,7 @@ from games.ratings.models import (
     epoch_days,
     month_start,
 )
+from games.services.publish import table_group
 
 logger = logging.getLogger(__name__)
 # The terminations that decide a series: played to the target (R18), or a tournament

@@ -33,7 +33,8 @@ pytestmark = [pytest.mark.browser]
 PHONE = {"width": 375, "height": 740}
 
 
-def _open(new_context: Any, user: Any, table_id: int, viewport: dict[str, int] | None = None) -> Page:
+def _open(new_context: Any, user: Any, table_id: int,
+          viewport: dict[str, int] | None = None) -> Page:
     page = new_context(user=user, **({"viewport": viewport} if viewport else {})).new_page()
     page.goto(f"/table/{table_id}/")
     th.wait_ready(page)
@@ -144,7 +145,8 @@ def test_casual_end_cards_say_you_won_or_you_are_the_goat(live_site, new_context
     a, b = _scores(finished)
     goat_names = " & ".join(u.username for u in users[(0 if finished.goat == "A" else 1)::2])
     card = _series_over(spectator)
-    expect(card.locator(".goat-title")).to_have_text(re.compile(rf"^{re.escape(goat_names)} are the goats"))
+    expect(card.locator(".goat-title")).to_have_text(
+        re.compile(rf"^{re.escape(goat_names)} are the goats"))
     expect(card.locator(".final-score")).to_have_text(
         f"Final: cara & elsa {a} – {b} dino & finn (loss points)")
     _nothing_stray(spectator)
@@ -197,6 +199,7 @@ def test_ranked_end_card_shows_the_stored_rating_change(live_site, new_context, 
     expect(spectator.locator("#kz-series-end .rating-others")).to_contain_text(
         f"hana: {hana.display_before} → {hana.display_after} ({shown(hana.delta)})",
         timeout=20_000)
-    expect(spectator.locator("#kz-series-end").get_by_role("button", name="Play again")).to_have_count(0)
+    expect(spectator.locator("#kz-series-end").get_by_role("button", name="Play again")
+           ).to_have_count(0)
     _check_last_game(other, 1, finished)
     assert js_errors == []
