@@ -98,6 +98,14 @@ def _check_players_cards(pages: dict[int, Page], finished: Series) -> None:
         expect(card).not_to_contain_text("Team B")
         _nothing_stray(page)
         _wholly_in_view(page, "#kz-series-end .series-card")
+        assert page.evaluate("window.scrollY") == 0, "the series end scrolled the page"
+        # The games of the series list each game's points as yours–theirs too.
+        last = finished.games.order_by("-number").first().result
+        points = (last.points_a, last.points_b) if mine == "A" else (last.points_b, last.points_a)
+        games = page.locator("#kz-games")
+        expect(games.locator("thead th").nth(1)).to_have_text("Points yours–theirs")
+        expect(games.locator("tbody tr").last.locator("td").nth(1)).to_have_text(
+            f"{points[0]} – {points[1]}")
 
 
 def _check_last_game(page: Page, position: int, finished: Series) -> None:
@@ -190,6 +198,7 @@ def test_ranked_end_card_shows_the_stored_rating_change(live_site, new_context, 
         expect(card).not_to_contain_text("The owner may start another series")
         expect(card.get_by_role("button", name="Play again")).to_have_count(0)
         expect(card.get_by_role("link", name="Play another ranked series")).to_be_visible()
+        expect(card.get_by_role("button", name="Report a player")).to_be_in_viewport()
         _wholly_in_view(page, "#kz-series-end .series-card")
 
     th.screenshot(owner, "end-card-ranked-1280")
