@@ -157,15 +157,19 @@ function signed(delta) {
 // read its snapshot again; the channel layer may drop that, so a pending card asks too.
 let ratingRetry = null;
 
+const ratingPending = () => seriesOver() && isRanked() && (!S.snap.series.ratings || S.snap.series.ratings.status === "pending");
+
+function watchPendingRating() {
+  if (ratingRetry || !ratingPending()) return;
+  ratingRetry = setTimeout(() => {
+    ratingRetry = null;
+    if (ratingPending()) resync(); // its snapshot renders again, and this asks again
+  }, 5000);
+}
+
 function ratingBlock(series) {
   const r = series.ratings;
   if (!r || r.status === "pending") {
-    if (!ratingRetry) {
-      ratingRetry = setTimeout(() => {
-        ratingRetry = null;
-        if (seriesOver() && (!S.snap.series.ratings || S.snap.series.ratings.status === "pending")) resync();
-      }, 5000);
-    }
     return h("p", { class: "rating-line pending", role: "status",
       text: me() === null ? gettext("Ratings are being updated…") : gettext("Your rating is being updated…") });
   }
@@ -201,6 +205,7 @@ export function renderSeriesEnd() {
     box.dataset.key = "";
     return;
   }
+  watchPendingRating();
   const key = JSON.stringify([series, you().is_owner, me(), teamNames("A"), teamNames("B")]);
   if (box.dataset.key === key && !box.hidden) return;
   box.dataset.key = key;
