@@ -122,7 +122,7 @@ def game_history(request: HttpRequest, username: str) -> HttpResponse:
     rows = history.series_of(player, request.user, wanted)
     page = Paginator(rows, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "accounts/games.html", {
-        "player": player, "page": page, "lines": [history.line_for(s) for s in page],
+        "player": player, "page": page, "lines": [history.line_for(s, request.user) for s in page],
         "kind": kind, "partner": request.GET.get("partner", ""),
         "against": request.GET.get("against", ""), "errors": errors,
         "kinds": history.KINDS,

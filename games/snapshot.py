@@ -31,7 +31,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
-from games.policy import policy
+from games.policy import policy, series_ratings
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
@@ -121,6 +121,9 @@ class TableFacts:
     games: list[dict[str, Any]]
     recent_chat: list[ChatMessage]  # newest first, at most CHAT_FETCH, none hidden
     away_reasons: dict[int, str]  # a substitute's person -> why (their last abandon)
+    # A finished ranked series' rating changes as stored (None: not one): public, like
+    # the leaderboard, so one answer serves every reader.
+    ratings: dict[str, Any] | None = None
     # The game's views made so far from these facts, by seat (None: the public view).
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict, compare=False,
                                                     repr=False)
@@ -201,9 +204,12 @@ def table_facts(table: Table) -> TableFacts:
                 .select_related("user__profile").order_by("-created_at")[:CHAT_FETCH])
     for line in chat:
         line.table = table
+    ratings = None
+    if series is not None and series.ranked and series.status == Series.Status.FINISHED:
+        ratings = series_ratings(series.pk)
     return TableFacts(table=table, series=series, game=game, seats=seats,
                       connections=_connections(table.pk), games=games,
-                      recent_chat=chat, away_reasons=away_reasons)
+                      recent_chat=chat, away_reasons=away_reasons, ratings=ratings)
 
 
 def read_table_facts(table_id: int) -> TableFacts | None:
@@ -326,7 +332,8 @@ def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
             "spectators": spectator_count(facts.connections, seated),
         },
         "seats": seat_list,
-        "series": series_dict(series) if series is not None else None,
+        "series": None if series is None else {**series_dict(series),
+                                               "ratings": facts.ratings},
         "games": facts.games,
         "game": None if game is None else {
             "id": game.pk, "number": game.number, "version": game.version,

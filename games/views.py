@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors
+from games import engine, selectors
 from games.errors import PlayingElsewhereError, ServiceError
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import BotLevel, Game, Table
@@ -164,8 +164,14 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if not game.played_out:  # finished, or played out and then voided
         raise Http404(_("The replay opens when the game is over."))
     record, frames = selectors.replay_frames(game)
+    # A player reads the result as yours–theirs, anybody else as A–B.
+    position = selectors.series_position(game.series, request.user)
+    if position is None:
+        position = selectors.away_position(game.series, request.user)
+    viewer_team = "" if position is None else engine.team_of(position)
     return render(request, "games/replay.html", {"game": game, "record": record,
-                                                  "frames": frames})
+                                                  "frames": frames,
+                                                  "viewer_team": viewer_team})
 
 
 @require_GET

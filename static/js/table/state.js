@@ -24,6 +24,8 @@ export const S = {
   resyncing: false,
   summary: null, // {gameId, number, result, tricks, dismissed}
   summarized: new Set(),
+  lastGameOpen: false, // the series card's "Last game" shows that game's summary instead
+
   linger: null, // the finished trick kept in view: {entries, taker, key}
   lingerTimer: null,
   chatSeen: new Set(),
@@ -56,6 +58,9 @@ export function nameOf(pos, { youWord = true } = {}) {
 export function teamNames(team) {
   return [0, 1, 2, 3].filter((p) => teamOf(p) === team).map((p) => nameOf(p, { youWord: false })).join(" & ");
 }
+/** Your team ("A"/"B"), or null for a spectator: end cards speak to you (yours–theirs). */
+export const myTeam = () => (me() === null ? null : teamOf(me()));
+export const otherTeam = (team) => (team === "A" ? "B" : "A");
 export const isLobby = () => !S.snap || !S.snap.series || (S.snap.table && S.snap.table.status !== "playing");
 
 /** Drop selected cards that are no longer in the hand. */
