@@ -72,7 +72,11 @@ def _perfect_matching(nodes: Sequence[int], weight: Mapping[frozenset[int], int]
     if len(nodes) % 2:
         return None
     order = {n: i for i, n in enumerate(nodes)}
-    edges = sorted(((*sorted(order[n] for n in key), w) for key, w in weight.items()))
+    edges = []
+    for key, w in weight.items():
+        i, j = (order[n] for n in key)
+        edges.append((i, j, w) if i < j else (j, i, w))
+    edges.sort()
     if max((w for *_, w in edges), default=0) < _RUSTWORKX_LIMIT:
         graph: rx.PyGraph = rx.PyGraph()
         graph.add_nodes_from(list(nodes))
@@ -190,19 +194,32 @@ def _meeting_counts(played: Mapping[frozenset[int], int] | Iterable[frozenset[in
     return Counter(played)
 
 
-def _float_cost(down: int | None, up: int | None, floats: Mapping[int, Sequence[str]],
-                unit: int) -> int:
-    """Repeated floats of a pair (``down`` floats down to ``up``; either may be None):
-    a repeat of last round's float outweighs any number of repeats from the round before,
-    and a repeated down-float outweighs a repeated up-float (FIDE's Dutch order)."""
-    cost = 0
-    if down is not None:
-        past = floats.get(down, ())
-        cost += unit ** 3 * (past[-1:] == ("down",)) + unit * (past[-2:-1] == ("down",))
-    if up is not None:
-        past = floats.get(up, ())
-        cost += unit ** 2 * (past[-1:] == ("up",)) + (past[-2:-1] == ("up",))
-    return cost
+def _float_costs(entries: Sequence[int], floats: Mapping[int, Sequence[str]], unit: int
+                 ) -> tuple[dict[int, int], dict[int, int]]:
+    """What floating each entry down, or up, costs given its floats so far: a repeat of
+    last round's float outweighs any number of repeats from the round before, and a
+    repeated down-float outweighs a repeated up-float (FIDE's Dutch order)."""
+    down, up = {}, {}
+    for e in entries:
+        past = tuple(floats.get(e, ()))
+        down[e] = unit ** 3 * (past[-1:] == ("down",)) + unit * (past[-2:-1] == ("down",))
+        up[e] = unit ** 2 * (past[-1:] == ("up",)) + (past[-2:-1] == ("up",))
+    return down, up
+
+
+def _entry_hashes(seed: int | str, entries: Iterable[int]) -> dict[int, int]:
+    """One stable 64-bit number per entry; :func:`_pair_jitter` mixes two of them (one
+    hash per entry instead of one per pair keeps 100 entries fast)."""
+    return {e: int.from_bytes(hashlib.blake2b(f"{seed}:{e}".encode(), digest_size=8)
+                              .digest(), "big") for e in entries}
+
+
+def _pair_jitter(hashes: Mapping[int, int], a: int, b: int, modulo: int) -> int:
+    """A stable pseudo-random number in ``range(modulo)`` for the pair (a, b)."""
+    low, high = (a, b) if a < b else (b, a)
+    mixed = ((hashes[low] * 0x9E3779B97F4A7C15) ^ hashes[high]) & 0xFFFFFFFFFFFFFFFF
+    mixed = (mixed * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    return (mixed >> 17) % modulo
 
 
 def _swiss_weights(rest: Sequence[int], scores: Mapping[int, int],
@@ -225,8 +242,8 @@ def _swiss_weights(rest: Sequence[int], scores: Mapping[int, int],
     all_scores = [scores.get(e, 0) for e in rest]
     low = min(all_scores, default=0)
     spread = max(all_scores, default=0) - low + BYE_SCORE_GAP
-    most = max((meetings[pair_key(a, b)] for i, a in enumerate(rest) for b in rest[i + 1:]),
-               default=0)
+    members = set(rest)
+    most = max((c for key, c in meetings.items() if c and key <= members), default=0)
     jitter_mod = max(2, nodes)
     bye_unit = k * jitter_mod
     float_base = k + 1
@@ -234,29 +251,31 @@ def _swiss_weights(rest: Sequence[int], scores: Mapping[int, int],
     score_unit = float_base ** 4 * float_unit
     meeting_unit = (k * spread * spread + 1) * score_unit
     top = (k + 1) ** max(1, most) * meeting_unit + 1
+    down_cost, up_cost = _float_costs(rest, floats, float_base)
+    hashes = _entry_hashes(seed, [*rest, *([bye_node] if bye_node is not None else [])])
     weights: dict[frozenset[int], int] = {}
     for i, a in enumerate(rest):
+        score_a = scores.get(a, 0)
         for b in rest[i + 1:]:
             key = pair_key(a, b)
             if key in forbidden:
                 continue
-            met = meetings[key]
-            diff = scores.get(a, 0) - scores.get(b, 0)
-            down, up = (a, b) if diff > 0 else (b, a) if diff < 0 else (None, None)
+            met = meetings.get(key, 0)
+            diff = score_a - scores.get(b, 0)
+            floated = (down_cost[a] + up_cost[b] if diff > 0
+                       else down_cost[b] + up_cost[a] if diff < 0 else 0)
             cost = ((k + 1) ** (met - 1) * meeting_unit if met else 0) \
-                + diff * diff * score_unit \
-                + _float_cost(down, up, floats, float_base) * float_unit \
-                + _jitter(seed, a, b, jitter_mod)
+                + diff * diff * score_unit + floated * float_unit \
+                + _pair_jitter(hashes, a, b, jitter_mod)
             weights[key] = top - cost
     if bye_node is not None:
         virtual = low - BYE_SCORE_GAP
         position = {e: i for i, e in enumerate(rest)}
         for e in bye_eligible:
             diff = scores.get(e, 0) - virtual
-            cost = diff * diff * score_unit \
-                + _float_cost(e, None, floats, float_base) * float_unit \
+            cost = diff * diff * score_unit + down_cost[e] * float_unit \
                 + (len(rest) - 1 - position[e]) * bye_unit \
-                + _jitter(seed, e, bye_node, jitter_mod)
+                + _pair_jitter(hashes, e, bye_node, jitter_mod)
             weights[pair_key(e, bye_node)] = top - cost
     return weights
 

@@ -164,17 +164,18 @@ def test_repeated_down_floats_are_fewest_among_equally_good_pairings(field, data
                                 floats=floats)
     eligible = eligible_for_bye(ranked, byes)
     options = [(meeting_cost(m, meetings), score_cost(b, m, scores, ranked),
-                 repeated_down_floats(b, m, scores, floats)) for b, m in rounds_of(ranked, eligible)]
+                 repeated_down_floats(b, m, scores, floats))
+               for b, m in rounds_of(ranked, eligible)]
     got = (meeting_cost(result.pairs, meetings),
            score_cost(result.bye, result.pairs, scores, ranked),
            repeated_down_floats(result.bye, result.pairs, scores, floats))
     assert got == min(options)
 
 
-def test_the_entry_that_floated_down_last_round_stays_in_its_group_worked_case():
-    # 1 (4 points) must meet one of 2, 3 (2 points each) and 4 the other. 2 floated
-    # down last round, so 2 is not made to... the down-floater is 1 either way; the
-    # up-floater is 2 or 3: 3 floated up last round, so 1 meets 2.
+def test_the_entry_that_floated_up_last_round_does_not_float_up_again_worked_case():
+    # 1 (4 points) meets one of 2, 3 (2 points each), 4 the other: equal score costs.
+    # 1 floats down either way; the up-floater is 2 or 3, and 3 floated up last round,
+    # so 1 meets 2.
     floats = {1: ("down",), 2: ("",), 3: ("up",), 4: ("",)}
     scores = {1: 4, 2: 2, 3: 2, 4: 0}
     for seed in range(20):
