@@ -25,7 +25,7 @@ from games.tournaments import pairing
 from games.tournaments.pairing import pair_key
 
 # (entries, rounds, events): small fields repeat meetings, big ones are timed.
-DEFAULT_SIZES = ((6, 5, 200), (7, 5, 200), (24, 7, 40), (25, 7, 40), (100, 7, 2),
+DEFAULT_SIZES = ((6, 5, 200), (6, 9, 200), (7, 5, 200), (24, 7, 40), (25, 7, 40), (100, 7, 2),
                  (101, 7, 2))
 FORFEIT_RATE = 0.03
 TIE_RATE = 0.1
