@@ -227,3 +227,15 @@ def test_a_hundred_entries_are_paired_in_under_half_a_second():
     result = pairing.pair_swiss(ranked, scores, played, {}, "speed")
     assert time.perf_counter() - started < 0.5
     assert result.rematches == 0
+
+
+def test_weights_beyond_128_bits_are_paired_exactly_too():
+    # Forty meetings of one pair make the meeting levels exceed rustworkx's 128-bit
+    # weights: the exact networkx matching takes over and the rules still hold.
+    entries = list(range(1, 11))
+    meetings = Counter({pair_key(1, 2): 40, pair_key(3, 4): 1})
+    scores = {e: 0 for e in entries}
+    result = pairing.pair_swiss(entries, scores, meetings, {}, 5)
+    assert max(pairing._swiss_weights(entries, scores, meetings, set(), {}, 5, None, ())
+               .values()) >= pairing._RUSTWORKX_LIMIT
+    assert result.rematches == 0 and len(result.pairs) == 5
