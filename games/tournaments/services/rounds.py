@@ -79,8 +79,8 @@ EARLY = timedelta(milliseconds=500)
 
 
 def _history(t: Tournament) -> dict[str, Any]:
-    """Who met whom, byes, partners and opponents so far, from the stored matches."""
-    played: set[frozenset[int]] = set()
+    """Byes, partners and opponents so far, from the stored matches (individual rounds;
+    the Swiss pairer's view is :func:`swiss_history`)."""
     byes: Counter[int] = Counter()
     partners: Counter[frozenset[int]] = Counter()
     opponents: Counter[frozenset[int]] = Counter()
@@ -92,12 +92,22 @@ def _history(t: Tournament) -> dict[str, Any]:
             continue
         for x in a:
             for y in b:
-                played.add(pairing.pair_key(x, y))
                 opponents[pairing.pair_key(x, y)] += 1
         for side in (a, b):
             if len(side) == 2:
                 partners[pairing.pair_key(*side)] += 1
-    return {"played": played, "byes": byes, "partners": partners, "opponents": opponents}
+    return {"byes": byes, "partners": partners, "opponents": opponents}
+
+
+def swiss_history(t: Tournament) -> pairing.SwissHistory:
+    """The Swiss pairer's view of the finished matches: meetings at the table counted
+    (forfeits are none), byes, forfeit wins and each entry's floats."""
+    return pairing.swiss_history(
+        pairing.PlayedMatch(
+            round=r.round, a=r.side_a[0], b=r.side_b[0] if r.side_b else None,
+            points_a=r.points("A"), points_b=r.points("B") if r.side_b else 0,
+            forfeit=r.outcome != "bye" and not r.played)
+        for r in selectors.results_of(t) if len(r.side_a) == 1)
 
 
 def _schedule_order(t: Tournament, entries: list[Entry]) -> list[int]:
@@ -139,9 +149,11 @@ def pair_round_locked(t: Tournament, number: int, actor: User | None = None
     if t.format == "swiss":
         fixed = [tuple(p) for p in round_.manual_pairs
                  if p[0] in active and p[1] in active]
+        swiss = swiss_history(t)
         result = pairing.pair_swiss(
-            ranked, scores, history["played"], history["byes"], seed, fixed=fixed,
-            forbidden={pairing.pair_key(*p) for p in t.forbidden_pairs})
+            ranked, scores, swiss.meetings, swiss.byes, seed, fixed=fixed,
+            forbidden={pairing.pair_key(*p) for p in t.forbidden_pairs},
+            floats=swiss.floats, forfeit_wins=swiss.forfeit_wins)
         plans = [([a], [b]) for a, b in result.pairs]
         byes = [result.bye] if result.bye else []
     elif t.format == "round_robin":
