@@ -38,7 +38,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def new_user(self, request: HttpRequest) -> AbstractBaseUser:
         """The row the sign-up form fills in: a guest's own, so its games stay its own."""
         if guests.is_guest(request.user):
-            return User.objects.get(pk=request.user.pk)
+            return User.objects.get(pk=request.user.pk or 0)
         return super().new_user(request)
 
     def save_user(
@@ -67,11 +67,12 @@ class AccountAdapter(DefaultAccountAdapter):
         """A new account's first page is a dealt table: its live game if it has one (a
         guest who signed up), else a new one with three bots."""
         user = request.user
+        assert isinstance(user, User)  # allauth signed the new account in just now
         live = game_selectors.live_seat_of(user)
         if live is not None:
             return reverse("games:table", args=[live.series.table_id])
         try:
-            table = table_service.start_with_bots(user, "casual")  # type: ignore[arg-type]
+            table = table_service.start_with_bots(user, "casual")
         except ServiceError:
             return str(super().get_signup_redirect_url(request))
         return reverse("games:table", args=[table.pk])

@@ -45,10 +45,7 @@ def is_guest(user: Any) -> bool:
     cached = getattr(user, _CACHED, None)
     if cached is None:
         cached = Guest.objects.filter(user_id=user.pk).exists()
-        try:
-            setattr(user, _CACHED, cached)
-        except AttributeError:  # a read-only stand-in: ask again next time
-            pass
+        setattr(user, _CACHED, cached)
     return bool(cached)
 
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from allauth.account.mixins import RedirectAuthenticatedUserMixin
 from allauth.account.views import LoginView, SignupView
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -142,9 +141,12 @@ class _GuestMaySignUpOrIn:
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if guests.is_guest(request.user):
             # Past RedirectAuthenticatedUserMixin only; the rest of the view as usual.
-            parent = super(RedirectAuthenticatedUserMixin, self)  # type: ignore[misc]
-            return never_cache(parent.dispatch)(request, *args, **kwargs)  # type: ignore[no-any-return]
-        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
+            parent: Any = super(RedirectAuthenticatedUserMixin, self)
+            response: HttpResponseBase = never_cache(parent.dispatch)(request, *args, **kwargs)
+            return response
+        own: Any = super()
+        answer: HttpResponseBase = own.dispatch(request, *args, **kwargs)
+        return answer
 
 
 class GuestAwareSignupView(_GuestMaySignUpOrIn, SignupView):
