@@ -65,8 +65,12 @@ def _rate_key(client: str) -> str:
     return f"guest-created:{client}"
 
 
-def create_guest(client: str) -> User:
+def create_guest(client: str, language: str = "") -> User:
     """Create a guest user for a visitor at address ``client``; the caller signs it in.
+
+    Its profile speaks ``language``, the page's language when the visitor clicked
+    (a signed-in user's pages follow the profile, so a guest must not fall back to
+    English).
 
     At most ``KOZEL_GUEST_CREATIONS_PER_HOUR`` guests per address in an hour: a
     script must not fill the user table. Raises ``GuestLimitError`` and creates nothing
@@ -85,7 +89,9 @@ def create_guest(client: str) -> User:
         try:
             with transaction.atomic():
                 user = user_model.objects.create_user(username=username)  # no password
-                Profile.objects.create(user=user)
+                Profile.objects.create(user=user, preferred_language=(
+                    language if language in dict(settings.LANGUAGES)
+                    else settings.LANGUAGE_CODE))
                 Guest.objects.create(user=user, created_at=timezone.now())
         except IntegrityError:  # the random name was taken: draw another
             continue

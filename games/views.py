@@ -82,7 +82,8 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     """
     if not request.user.is_authenticated:
         try:
-            guest = guests.create_guest(_client_address(request))
+            guest = guests.create_guest(_client_address(request),
+                                        getattr(request, "LANGUAGE_CODE", ""))
         except guests.GuestLimitError as exc:
             messages.error(request, exc.message)
             return redirect("home")

@@ -53,6 +53,14 @@ def test_play_now_without_an_account_seats_a_new_guest_with_three_bots(client):
     assert b"Sign up to keep your games" in page.content
 
 
+def test_a_guest_keeps_the_language_the_visitor_clicked_in(client):
+    client.cookies["django_language"] = "ru"
+    response = _play_now(client)
+    assert _guest_of(client).profile.preferred_language == "ru"
+    page = client.get(response["Location"]).content.decode()
+    assert '<html lang="ru"' in page and "Зарегистрируйтесь, чтобы сохранить игры" in page
+
+
 def test_a_guest_playing_again_stays_the_same_guest(client):
     _play_now(client)
     first = _guest_of(client)
