@@ -171,3 +171,12 @@ def test_purge_deletes_old_unused_guests_and_keeps_those_with_games():
     assert Guest.objects.get(user=played).kept
     assert User.objects.filter(pk__in=[recent.pk, account.pk]).count() == 2
     assert purge_guests_task() == 0  # the task: nothing left to do, safe to repeat
+
+
+def test_a_guest_can_sign_in_to_an_account_it_already_has(client, alice):
+    _play_now(client)
+    guest = _guest_of(client)
+    response = client.post("/accounts/login/", {"login": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert int(client.session["_auth_user_id"]) == alice.pk
+    assert Guest.objects.filter(user=guest).exists()  # the guest's game stays its own
