@@ -90,6 +90,12 @@ def test_guest_plays_a_first_card_one_click_from_the_home_page(
         (guest.pk, False), (None, True), (None, True), (None, True)]
     assert Move.objects.filter(game__series__table__owner=guest, seat=0).exists()
     assert clicks.count <= 4  # Play now, then a card and its button (three with Best beat)
+    # The guest's notice fits a phone: no sideways scroll at 375 px.
+    page.set_viewport_size({"width": 375, "height": 740})
+    expect(page.locator(".guest-notice")).to_be_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the table scrolls sideways by {overflow}px at 375 px"
+    th.screenshot(page, "guest-table-375")
     assert js_errors == []
 
 
