@@ -55,8 +55,7 @@ def refusal(doing: str) -> str:
         "chat": _("Guests cannot chat with other players. Sign up (free) to chat."),
         "ranked": _("Guests play casual tables only. Sign up (free) to play ranked."),
         "club": _("Guests cannot join or create clubs. Sign up (free) to join a club."),
-        "tournament": _("Guests cannot play tournaments. Sign up (free) to play "
-                        "tournaments."),
+        "tournament": _("Guests cannot play tournaments. Sign up (free) to play tournaments."),
     }
     return messages.get(doing, _("Sign up (free) to do that."))
 
@@ -80,18 +79,24 @@ def create_guest(client: str, language: str = "") -> User:
     key = _rate_key(client or "unknown")
     cache.add(key, 0, 3600)
     if cache.incr(key) > limit:
-        raise GuestLimitError(_(
-            "Too many guest games were started from your network in the last hour. "
-            "Sign up (free) or sign in to play now, or try again later."))
+        raise GuestLimitError(
+            _(
+                "Too many guest games were started from your network in the last hour. "
+                "Sign up (free) or sign in to play now, or try again later."
+            )
+        )
     user_model = get_user_model()
     for _attempt in range(5):
         username = f"{GUEST_USERNAME_PREFIX}{secrets.token_hex(4)}"
         try:
             with transaction.atomic():
                 user = user_model.objects.create_user(username=username)  # no password
-                Profile.objects.create(user=user, preferred_language=(
-                    language if language in dict(settings.LANGUAGES)
-                    else settings.LANGUAGE_CODE))
+                Profile.objects.create(
+                    user=user,
+                    preferred_language=(
+                        language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+                    ),
+                )
                 Guest.objects.create(user=user, created_at=timezone.now())
         except IntegrityError:  # the random name was taken: draw another
             continue
@@ -122,9 +127,11 @@ def purge_unused_guests(now: datetime | None = None, limit: int = 500) -> int:
     """
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.KOZEL_GUEST_MAX_AGE_DAYS)
-    candidates = (Guest.objects.filter(created_at__lt=cutoff, kept=False)
-                  .filter(Q(user__last_login__isnull=True) | Q(user__last_login__lt=cutoff))
-                  .values_list("user_id", flat=True)[:limit])
+    candidates = (
+        Guest.objects.filter(created_at__lt=cutoff, kept=False)
+        .filter(Q(user__last_login__isnull=True) | Q(user__last_login__lt=cutoff))
+        .values_list("user_id", flat=True)[:limit]
+    )
     deleted = 0
     user_model = get_user_model()
     for user_id in list(candidates):

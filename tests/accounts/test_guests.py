@@ -46,7 +46,11 @@ def test_play_now_without_an_account_seats_a_new_guest_with_three_bots(client):
     assert table.status == "playing" and table.owner_id == guest.pk
     roster = SeriesSeat.objects.filter(series__table=table).order_by("position")
     assert [(s.user_id, s.bot_level) for s in roster] == [
-        (guest.pk, ""), (None, "casual"), (None, "casual"), (None, "casual")]
+        (guest.pk, ""),
+        (None, "casual"),
+        (None, "casual"),
+        (None, "casual"),
+    ]
     # The table page knows the session's guest as the player of seat 0.
     page = client.get(response["Location"])
     assert page.status_code == 200
@@ -91,11 +95,17 @@ def test_a_guest_cannot_chat_play_ranked_or_join_clubs_and_tournaments(client):
     cases = [
         (lambda: chat.post_message(table.pk, guest, "hello"), "Guests cannot chat"),
         (lambda: queue_services.join_queue(guest), "Guests play casual tables only"),
-        (lambda: table_service.create_table(guest, table_service.TableSettings(
-            name="Mine", kind=Table.Kind.RANKED, turn_seconds=30)),
-         "Guests play casual tables only"),
-        (lambda: clubs.create_club(guest, clubs.ClubSettings(name="Goats", slug="goats")),
-         "Guests cannot join or create clubs"),
+        (
+            lambda: table_service.create_table(
+                guest,
+                table_service.TableSettings(name="Mine", kind=Table.Kind.RANKED, turn_seconds=30),
+            ),
+            "Guests play casual tables only",
+        ),
+        (
+            lambda: clubs.create_club(guest, clubs.ClubSettings(name="Goats", slug="goats")),
+            "Guests cannot join or create clubs",
+        ),
     ]
     for call, words in cases:
         with pytest.raises(PermissionDeniedError) as refused:
@@ -114,9 +124,15 @@ def test_the_sign_up_page_opens_for_a_guest_and_the_guest_becomes_the_account(cl
     table = Table.objects.get()
     assert client.get("/accounts/signup/").status_code == 200  # not sent away
     assert client.get("/accounts/login/").status_code == 200
-    response = client.post("/accounts/signup/", {
-        "username": "vera", "email": "vera@example.com",
-        "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "vera",
+            "email": "vera@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 302 and response["Location"] == "/accounts/confirm-email/"
     vera = User.objects.get(username="vera")
     assert vera.pk == guest.pk and vera.check_password(PASSWORD)
@@ -133,9 +149,15 @@ def test_the_sign_up_page_opens_for_a_guest_and_the_guest_becomes_the_account(cl
 
 
 def test_a_new_account_starts_at_a_dealt_table_and_is_welcomed_as_new(client):
-    client.post("/accounts/signup/", {
-        "username": "wanda", "email": "wanda@example.com",
-        "password1": PASSWORD, "password2": PASSWORD})
+    client.post(
+        "/accounts/signup/",
+        {
+            "username": "wanda",
+            "email": "wanda@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     [link] = [u for u in links_in_last_email("wanda@example.com") if "/confirm-email/" in u]
     confirmed = client.post(link.split("testserver", 1)[1], follow=True)
     table = Table.objects.get(owner__username="wanda")
@@ -146,9 +168,15 @@ def test_a_new_account_starts_at_a_dealt_table_and_is_welcomed_as_new(client):
 
 
 def test_guest_prefix_is_reserved_for_usernames(client):
-    response = client.post("/accounts/signup/", {
-        "username": "guest-1234", "email": "g@example.com",
-        "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "guest-1234",
+            "email": "g@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 200
     assert "reserved" in response.content.decode()
     assert not User.objects.filter(username="guest-1234").exists()

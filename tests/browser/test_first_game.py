@@ -31,8 +31,8 @@ class ClickCounter:
         self.count = 0
         context.expose_function("kzCountClick", self._click)
         context.add_init_script(
-            "document.addEventListener('click', e => { if (e.isTrusted) kzCountClick(); },"
-            " true);")
+            "document.addEventListener('click', e => { if (e.isTrusted) kzCountClick(); }, true);"
+        )
 
     def _click(self) -> None:
         self.count += 1
@@ -63,7 +63,8 @@ def _sign_up(page: Any, mailbox: Any, live_site: Any, name: str) -> None:
 
 
 def test_guest_plays_a_first_card_one_click_from_the_home_page(
-        live_site, new_context, celery_worker, js_errors):
+    live_site, new_context, celery_worker, js_errors
+):
     from django.contrib.auth.models import User
 
     from games.models import Move, SeriesSeat
@@ -80,14 +81,20 @@ def test_guest_plays_a_first_card_one_click_from_the_home_page(
     expect(page.locator(".guest-notice")).to_contain_text("guest")
     played = _play_first_card(page)
     seconds = time.monotonic() - started
-    print(f"\nguest: {clicks.count} clicks, {seconds:.1f} s from the home page to the "
-          f"first card played ({played})")
+    print(
+        f"\nguest: {clicks.count} clicks, {seconds:.1f} s from the home page to the "
+        f"first card played ({played})"
+    )
 
     [guest] = User.objects.filter(guest__isnull=False)
     assert not guest.has_usable_password()
     seats = SeriesSeat.objects.filter(series__table__owner=guest).order_by("position")
     assert [(s.user_id, bool(s.bot_level)) for s in seats] == [
-        (guest.pk, False), (None, True), (None, True), (None, True)]
+        (guest.pk, False),
+        (None, True),
+        (None, True),
+        (None, True),
+    ]
     assert Move.objects.filter(game__series__table__owner=guest, seat=0).exists()
     assert clicks.count <= 4  # Play now, then a card and its button (three with Best beat)
     # The guest's notice fits a phone: no sideways scroll at 375 px.
@@ -100,7 +107,8 @@ def test_guest_plays_a_first_card_one_click_from_the_home_page(
 
 
 def test_new_account_lands_at_its_first_table_after_confirming(
-        live_site, new_context, mailbox, celery_worker, js_errors):
+    live_site, new_context, mailbox, celery_worker, js_errors
+):
     context = new_context()
     clicks = ClickCounter(context)
     page = context.new_page()
@@ -115,15 +123,18 @@ def test_new_account_lands_at_its_first_table_after_confirming(
     expect(page.locator(".profile-menu-name")).to_have_text("wanda")
     expect(page.locator("#kz-hand .hand-card")).to_have_count(4)
     played = _play_first_card(page)
-    print(f"\nnew account: {clicks.count} clicks on the site (typing and the emailed link not "
-          f"counted), "
-          f"{time.monotonic() - started:.1f} s from the home page through sign-up and "
-          f"confirmation to the first card played ({played})")
+    print(
+        f"\nnew account: {clicks.count} clicks on the site (typing and the emailed link not "
+        f"counted), "
+        f"{time.monotonic() - started:.1f} s from the home page through sign-up and "
+        f"confirmation to the first card played ({played})"
+    )
     assert js_errors == []
 
 
-def test_guest_signs_up_and_keeps_the_game(live_site, new_context, mailbox, celery_worker,
-                                           js_errors):
+def test_guest_signs_up_and_keeps_the_game(
+    live_site, new_context, mailbox, celery_worker, js_errors
+):
     from django.contrib.auth.models import User
 
     from games.models import Move

@@ -52,9 +52,11 @@ def bot_plays(game_id: int, version: int) -> None:
 
 @database_sync_to_async
 def played_face_up_by_the_guest(game_id: int) -> set[str]:
-    return {code for move in Move.objects.filter(game_id=game_id, seat=0,
-                                                 kind__in=FACE_UP)
-            for code in move.cards}
+    return {
+        code
+        for move in Move.objects.filter(game_id=game_id, seat=0, kind__in=FACE_UP)
+        for code in move.cards
+    }
 
 
 async def test_r19_another_session_never_receives_a_guests_hand():
@@ -81,8 +83,7 @@ async def test_r19_another_session_never_receives_a_guests_hand():
             break
         if state.turn == 0:
             action = engine.legal_actions(state, 0)[-1]
-            await guest.send({"type": "act", "action": action.to_dict(),
-                              "version": version})
+            await guest.send({"type": "act", "action": action.to_dict(), "version": version})
             await guest.receive_type("event")
             guest_moves += 1
         else:
