@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from allauth.account.adapter import get_adapter as get_account_adapter
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import guests
 from games import engine, selectors
 from games.errors import PlayingElsewhereError, ServiceError
 from games.forms import AddBotForm, CreateTableForm, PositionForm
@@ -21,6 +25,14 @@ from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.snapshot import table_snapshot
+
+
+def _client_address(request: HttpRequest) -> str:
+    """The visitor's address as allauth's rate limits see it (trusted proxies honoured)."""
+    try:
+        return str(get_account_adapter(request).get_client_ip(request))
+    except PermissionDenied:  # no usable address: all such visitors share one limit
+        return "unknown"
 
 
 def _invited(request: HttpRequest) -> set[int]:
@@ -70,14 +82,24 @@ def playing_elsewhere(request: HttpRequest, error: PlayingElsewhereError) -> Htt
                   {"elsewhere": error, "action": request.path, "fields": fields}, status=409)
 
 
-@login_required
+
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
     """"Play now": a private table with you at seat 0 and three bots, started at once.
 
-    Never a second table behind your back: while you play a live series, it asks
-    whether to return to it or leave it (a bot plays your seat on) and start anew.
+    A visitor without an account plays as a guest, signed in on this session like an
+    account (accounts/guests.py). Never a second table behind your back: while you play
+    a live series, it asks whether to return to it or leave it (a bot plays your seat
+    on) and start anew.
     """
+    if not request.user.is_authenticated:
+        try:
+            guest = guests.create_guest(_client_address(request),
+                                        getattr(request, "LANGUAGE_CODE", ""))
+        except guests.GuestLimitError as exc:
+            messages.error(request, exc.message)
+            return redirect("home")
+        login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
     level = request.POST.get("level", "casual")
     try:
         table = elsewhere.play_with_bots(request.user, level,

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from games.errors import (
     InvalidRequestError,
     NotFoundError,
@@ -51,6 +52,8 @@ MATCH_TASK = "queue.match"
 def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to play ranked."))
+    if guests.is_guest(user):
+        raise PermissionDeniedError(guests.refusal("ranked"))
     if not EmailAddress.objects.filter(user=user, verified=True).exists():
         raise PermissionDeniedError(_("Verify your email address to play ranked."))
     return user

@@ -200,6 +200,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
                     "schedule": env_float("KOZEL_QUEUE_MATCH_SECONDS", 2.0, minimum=0.5)},
     # Rates finished series whose rate_series_task was lost.
     "ratings-sweep": {"task": "ratings.sweep", "schedule": 60.0},
+    # Removes guests nobody used for KOZEL_GUEST_MAX_AGE_DAYS (accounts/guests.py).
+    "guests-purge": {"task": "accounts.purge_guests", "schedule": 3600.0},
     # Abandonment escalation for ranked series whose task was lost (idempotent).
     "moderation-sweep": {"task": "moderation.sweep", "schedule": 60.0},
     # Tournaments: scheduled starts, check-in deadlines, round time limits and rounds due
@@ -240,6 +242,11 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
 }
 LOGIN_REDIRECT_URL = "/"
+# Guests (accounts/guests.py): "Play now" without an account. At most this many new
+# guests per client address an hour; a guest that never played is deleted this many days
+# after its last visit.
+KOZEL_GUEST_CREATIONS_PER_HOUR = env_int("KOZEL_GUEST_CREATIONS_PER_HOUR", 10, minimum=1)
+KOZEL_GUEST_MAX_AGE_DAYS = env_int("KOZEL_GUEST_MAX_AGE_DAYS", 7, minimum=1)
 LOGIN_URL = "account_login"
 
 AUTH_PASSWORD_VALIDATORS = [
