@@ -10,12 +10,14 @@ and announces their coming online and going offline to the people who follow the
 Frames to the browser: ``{"type": "hello", "unread": n}`` on connect; ``banner``;
 ``notification`` (notify.frame_of); ``notifications.read``; ``presence``
 (``{"username", "online"}``); ``online.changed`` (only to a page that opened the socket
-with ``?online=1``: someone's first page opened or last one closed); ``pong``. Anything the browser sends but a ping is ignored.
+with ``?online=1``: someone's first page opened or last one closed); ``pong``. Anything
+the browser sends but a ping is ignored.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
@@ -119,6 +121,6 @@ class PageConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "online.changed"})
 
 
-def _asks_for_online(scope: dict[str, Any]) -> bool:
+def _asks_for_online(scope: Mapping[str, Any]) -> bool:
     """The home page opens its socket with ``?online=1``: it shows "Online now"."""
     return parse_qs(scope.get("query_string", b"").decode("latin-1")).get("online") == ["1"]

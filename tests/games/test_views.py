@@ -97,7 +97,8 @@ def test_private_table_needs_the_invite_link(client, cast):
     assert "ask a player for an invite link" in refused.content.decode()
     assert "secret" not in refused.content.decode()  # nothing of the table itself
     invalid = client.get("/t/not-a-token/")
-    assert invalid.status_code == 404 and "This invite link is not valid" in invalid.content.decode()
+    assert invalid.status_code == 404
+    assert "This invite link is not valid" in invalid.content.decode()
     response = client.get(f"/t/{table.invite_token}/")
     assert response.status_code == 302
     assert client.get(f"/table/{table.pk}/").status_code == 200
