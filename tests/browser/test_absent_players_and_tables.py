@@ -54,6 +54,7 @@ def test_an_absent_players_seat_shows_the_countdown_and_a_bot_plays_at_the_first
     seconds = int(re.search(r"\d+", countdown.inner_text())[0])
     assert 0 < seconds <= CLOCK
     shown_at = int(countdown.get_attribute("data-at")) / 1000
+    th.screenshot(alice_page, "absent-player-countdown")
     # The bot takes the seat at bob's first timeout: not a second clock later.
     expect(bob_plate).to_contain_text("away · bot plays", timeout=(CLOCK + 6) * 1000)
     expect(bob_plate.locator(".takeover-tag")).to_have_count(0)
