@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from allauth.account.adapter import get_adapter as get_account_adapter
@@ -39,11 +40,29 @@ def _invited(request: HttpRequest) -> set[int]:
     return set(request.session.get("invited_tables", []))
 
 
+class PrivateTableError(Exception):
+    """A private table asked for without its invite link (nor a seat, nor ownership)."""
+
+
 def _viewable_table(request: HttpRequest, table_id: int) -> Table:
     table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
     if not selectors.may_view_table(table, request.user, _invited(request)):
-        raise Http404(_("No such table."))
+        raise PrivateTableError
     return table
+
+
+def explains_private_tables(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A private table's pages, asked for without the invite link, answer with a page that
+    says so and how to get in (403), never a bare or a debug "not found"."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except PrivateTableError:
+            return render(request, "games/private_table.html", status=403)
+
+    return wrapped
 
 
 @require_GET
@@ -63,7 +82,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             table = table_service.create_table(request.user, table_service.TableSettings(
                 name=data["name"], kind=data["kind"], visibility=data["visibility"],
                 turn_seconds=data["turn_seconds"], series_target=data["series_target"],
-                start_when_full=data["start_when_full"]))
+                start_when_full=data["start_when_full"]), owner_sits=data["sit"])
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -112,6 +131,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     return redirect("games:table", table_id=table.pk)
 
 
+@explains_private_tables
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _viewable_table(request, table_id)
@@ -129,7 +149,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     """A private table's invite link: remember it in the session, then show the table."""
     table = Table.objects.filter(invite_token=token).first()
     if table is None:
-        raise Http404(_("This invite link is not valid."))
+        return render(request, "games/private_table.html", {"invalid_link": True}, status=404)
     invited = request.session.get("invited_tables", [])
     if table.pk not in invited:
         request.session["invited_tables"] = [*invited, table.pk][-50:]
@@ -142,6 +162,7 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
 
     @login_required
     @require_POST
+    @explains_private_tables
     def view(request: HttpRequest, table_id: int) -> HttpResponse:
         _viewable_table(request, table_id)
         data: Any = None
@@ -178,6 +199,7 @@ start = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
 again = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
 
 
+@explains_private_tables
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game with every hand open (R19 allows it after the end)."""
@@ -196,6 +218,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
                                                   "viewer_team": viewer_team})
 
 
+@explains_private_tables
 @require_GET
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """A played-out game's full record as JSON, in the engine's record format (R19 lets

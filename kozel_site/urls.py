@@ -14,6 +14,7 @@ from kozel_site.i18n import CatalogView
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("online-now/", views.online_now, name="online_now"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),

@@ -9,6 +9,9 @@
   came to play together) through the table services; while you hold a seat in a live
   series elsewhere you are asked to return to it or leave it to a bot first.
 - :func:`decline` — the inviter is told; :func:`withdraw` — the inviter takes it back.
+
+However it is answered, the invitation's notification counts as read and the invitee's
+badge drops on their open pages.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from accounts.social.selectors import (
     follows,
     open_table_of,
     settings_of,
-    unread_count,
 )
 from accounts.social.services import person_named, require_user
 from games.errors import (
@@ -122,11 +124,16 @@ def _pending_for(user: User, invite_id: Any, *, sent: bool = False) -> TableInvi
 
 
 def _answer(found: TableInvite, status: str) -> None:
+    """Close the invitation; its notification is dealt with, so the invitee's badge
+    drops on every open page of theirs (after commit), whoever closed it."""
     found.status = status
     found.answered_at = timezone.now()
     found.save(update_fields=["status", "answered_at"])
-    Notification.objects.filter(invite=found, read_at__isnull=True).update(
-        read_at=timezone.now())
+    if Notification.objects.filter(invite=found, read_at__isnull=True).update(
+            read_at=timezone.now()):
+        to_user = found.to_user_id
+        send_events_on_commit(lambda: [notify.page_frame(
+            to_user, {"type": "notifications.read", "unread": _unread_of(to_user)})])
 
 
 def accept(user: User | None, invite_id: Any, leave_current: Any = None) -> Table:
@@ -168,13 +175,13 @@ def accept(user: User | None, invite_id: Any, leave_current: Any = None) -> Tabl
         else:
             raise TableStateError(_("The table is full."))
         _answer(found, TableInvite.Status.ACCEPTED)
-        send_events_on_commit(lambda: [notify.page_frame(
-            user.pk, {"type": "notifications.read", "unread": _unread(user)})])
     return table
 
 
-def _unread(user: Any) -> int:
-    return unread_count(user)
+def _unread_of(user_id: int) -> int:
+    """The invitee's unread count (selectors.unread_count, by id: the answer may be the
+    inviter's, who holds no user object of theirs)."""
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
 def decline(user: User | None, invite_id: Any) -> TableInvite:

@@ -89,6 +89,7 @@ class Notification(models.Model):
         ROUND = "round", _("Your tournament round starts")
         MODERATOR = "moderator", _("A moderator's message")
         DECLINED = "declined", _("An invitation was declined")
+        FOLLOW = "follow", _("Someone follows you")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="notifications")

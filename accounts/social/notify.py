@@ -62,6 +62,8 @@ def text_of(notification: Notification) -> str:
         return _("A moderator's message: %(text)s") % {"text": _sanction_text(p)}
     if notification.kind == Kind.DECLINED:
         return _("%(name)s declined your invitation.") % {"name": name}
+    if notification.kind == Kind.FOLLOW:
+        return _("%(name)s started following you.") % {"name": name}
     return ""
 
 

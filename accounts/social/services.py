@@ -61,10 +61,27 @@ def follow(user: User | None, username: Any) -> Follow:
         raise PermissionDeniedError(_("You cannot follow this player."))
     try:
         with transaction.atomic():
-            found, _created = Follow.objects.get_or_create(follower=user, followed=other)
+            found, created = Follow.objects.get_or_create(follower=user, followed=other)
+            if created:
+                _tell_followed(user, other)
     except IntegrityError:  # a double click raced us to it
         found = Follow.objects.get(follower=user, followed=other)
     return found
+
+
+def _tell_followed(follower: User, followed: User) -> None:
+    """Tell a person someone follows them now, with a way to their profile (and to follow
+    back). Once while it is unread: following, unfollowing and following again does not
+    fill their notification centre."""
+    name = getattr(getattr(follower, "profile", None), "public_name", None) \
+        or follower.get_username()
+    if Notification.objects.filter(user=followed, kind=Notification.Kind.FOLLOW,
+                                   read_at__isnull=True,
+                                   params__username=follower.get_username()).exists():
+        return
+    notify.notify(followed, Notification.Kind.FOLLOW,
+                  {"name": name, "username": follower.get_username()},
+                  reverse("accounts:profile", args=[follower.get_username()]))
 
 
 def unfollow(user: User | None, username: Any) -> bool:

@@ -92,8 +92,10 @@ def _has_verified_email(user: User) -> bool:
     return EmailAddress.objects.filter(user=user, verified=True).exists()
 
 
-def create_table(owner: User, settings: TableSettings) -> Table:
-    """Create a table with four empty seats; the owner does not sit automatically."""
+def create_table(owner: User, settings: TableSettings, *, owner_sits: bool = False) -> Table:
+    """Create a table with four empty seats; ``owner_sits``: the owner takes seat 0 in
+    the same transaction (the create page's default), so that a refusal to seat them
+    (a suspension) creates nothing either."""
     owner = _require_user(owner)
     clean = validate_settings(settings)
     if clean.kind == Table.Kind.RANKED:
@@ -107,6 +109,8 @@ def create_table(owner: User, settings: TableSettings) -> Table:
         )
         Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(4))
         events.send_events_on_commit(partial(publish.table_changed, table.pk))
+        if owner_sits:
+            take_seat(table.pk, owner, 0)
     return table
 
 

@@ -37,6 +37,8 @@ export function bindInput() {
     wrap.hidden = !wrap.hidden;
     e.currentTarget.setAttribute("aria-expanded", String(!wrap.hidden));
   });
+  const copy = $("#kz-invite-copy");
+  if (copy) copy.addEventListener("click", copyShareLink);
   const chatForm = $("#kz-chat-form");
   if (chatForm) chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -70,6 +72,21 @@ export function bindInput() {
     submitSeatForm(form);
   });
   document.addEventListener("keydown", onKey);
+}
+
+/** "Copy link": the share link to the clipboard, said in the status line beside it. */
+async function copyShareLink() {
+  const input = $("#kz-invite-link");
+  const said = $("#kz-invite-copied");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch {
+    // No clipboard permission (an insecure origin): select it for the reader to copy.
+    input.select();
+  }
+  said.textContent = copied ? gettext("Link copied: send it to a friend.") : gettext("Select the link and copy it.");
 }
 
 // The hand's card buttons are redrawn by render/hand.js; one listener on the hand

@@ -49,6 +49,15 @@ export function seatInfo(pos) {
   const found = seats.find((s) => s && s.position === pos);
   return found || { position: pos, team: teamOf(pos), name: null, user: null, bot_level: "" };
 }
+/** When a bot takes `seat` over if its absent person stays away (ms since the epoch, from
+ *  the server's `game.takeover`), or null. */
+export function takeoverAt(seat) {
+  const t = S.snap && S.snap.game && S.snap.game.takeover;
+  const v = view();
+  if (!t || t.seat !== seat || !v || v.game_over || v.turn !== seat) return null;
+  const at = Date.parse(t.at);
+  return Number.isFinite(at) ? at : null;
+}
 export const isEmptySeat = (s) => !s.name && !s.user && !s.bot_level;
 export function nameOf(pos, { youWord = true } = {}) {
   if (youWord && pos === me()) return gettext("You");
