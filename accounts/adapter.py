@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from accounts.models import DELETED_PLAYER_NAME
 from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_profile
+from kozel_site.site_url import site_name
 
 # The allauth release whose private ``_get_login_attempts_cache_key`` the adapter
 # overrides (the system check kozel.E011 refuses another: kozel_site/checks.py).
@@ -80,7 +81,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def format_email_subject(self, subject: str) -> str:
         """Prefix every email subject with the site's name, not the request's host."""
-        return f"[Kozel] {subject}"
+        return f"[{site_name()}] {subject}"
 
     def send_account_already_exists_mail(self, email: str) -> None:
         """Tell the owner of ``email`` that it already has an account.
