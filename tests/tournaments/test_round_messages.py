@@ -159,3 +159,26 @@ def test_production_requires_the_site_address():
     assert [e.id for e in checks.site_url_errors(f"{SITE}/x", required=True)] == [
         "kozel.E021"]
     assert checks.site_url_errors(SITE, required=True) == []
+
+
+@pytest.mark.slow
+@override_settings(KOZEL_SITE_URL=SITE)
+def test_a_round_started_on_the_real_worker_is_mailed_with_absolute_links(
+        club_cast, celery_worker):
+    """After round 1 the real worker starts round 2 (``start_round_task`` after a zero
+    break); its e-mails land in this process's outbox, the worker being a thread here."""
+    from tests.waiting import wait_for
+
+    t = event(club_cast, rounds=2)
+    players = club_cast.players[:4]
+    _pairs_with_mail(t, players)
+    act(t, club_cast.director, "start")
+    mail.outbox.clear()
+    play_round(t.round_set.get(number=1), goat="B")
+
+    def round_two_mailed():
+        return len([m for m in mail.outbox if "Round 2 of" in m.subject]) == len(players)
+
+    wait_for(round_two_mailed, 30, "round 2's e-mails from the worker", interval=0.2)
+    mail.outbox[:] = [m for m in mail.outbox if "Round 2 of" in m.subject]
+    _assert_round_mails(t, 2, players)
