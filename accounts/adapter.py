@@ -23,6 +23,7 @@ from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_pr
 from games import selectors as game_selectors
 from games.errors import ServiceError
 from games.services import tables as table_service
+from kozel_site.site_url import site_name
 
 LOGGED_IN_MESSAGE = "account/messages/logged_in.txt"
 SIGNED_UP_MESSAGE = "account/messages/signed_up.txt"
@@ -137,7 +138,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def format_email_subject(self, subject: str) -> str:
         """Prefix every email subject with the site's name, not the request's host."""
-        return f"[Kozel] {subject}"
+        return f"[{site_name()}] {subject}"
 
     def send_account_already_exists_mail(self, email: str) -> None:
         """Tell the owner of ``email`` that it already has an account.

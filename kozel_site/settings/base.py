@@ -58,6 +58,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Development without KOZEL_SITE_URL: e-mails link to the address the site is used at.
+    "kozel_site.site_url.RememberOriginMiddleware",
     # A signed-in user's pages speak the profile's language.
     "accounts.language.PreferredLanguageMiddleware",
     # A suspended account sees only its notice and the appeal form.
@@ -264,6 +266,12 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Where e-mails and notifications link to (kozel_site/site_url.py): scheme and host, e.g.
+# https://kozel.example. Production requires it; development derives it when unset.
+KOZEL_SITE_URL = (env_str("KOZEL_SITE_URL", "") or "").strip().rstrip("/")
+KOZEL_SITE_URL_REQUIRED = False
+# The name every e-mail's subject begins with.
+KOZEL_SITE_NAME = env_str("KOZEL_SITE_NAME", "Kozel") or "Kozel"
 
 # --- I18n, static ------------------------------------------------------------
 # English is the source language. Each language is named in itself (the footer's switcher

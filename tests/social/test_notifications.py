@@ -58,7 +58,9 @@ def test_a_round_start_notifies_its_players(club_cast, django_capture_on_commit_
         act(t, club_cast.director, "start")
     notes = Notification.objects.filter(kind="round")
     assert sorted(n.user_id for n in notes) == sorted(p.pk for p in club_cast.players[:4])
-    assert notify.text_of(notes[0]) == "Round 1 of Friday Cup starts: your table is ready."
+    deadline = t.round_set.get(number=1).checkin_deadline.strftime("%H:%M:%S UTC")
+    assert notify.text_of(notes[0]) == (
+        f"Round 1 of Friday Cup starts: your table is ready. Check in by {deadline}.")
     assert notes[0].url == f"/tournament/{t.pk}/"
 
 

@@ -31,10 +31,10 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -269,7 +269,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
     round_.save()
     owner = t.created_by
     people: list[int] = []
-    mail: list[tuple[str, str, int]] = []
+    mail: list[emails.RoundMail] = []
     for match in round_.matches.select_for_update().filter(status=Match.Status.PENDING):
         seats = people_by_position(match)
         inactive = {e.pk for e, _ in seats.values() if e.status != Entry.Status.ACTIVE}
@@ -295,7 +295,10 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
                 table_service.take_seat(table.pk, user, position)
                 people.append(person)
                 if entry.email_opt_in and user.email:
-                    mail.append((user.get_username(), user.email, user.pk))
+                    mail.append(emails.RoundMail(
+                        user.get_username(), user.email, user.pk,
+                        reverse("tournaments:tournament", args=[t.pk]),
+                        reverse("games:table", args=[table.pk])))
         match.table = table
         match.status = Match.Status.CHECKIN
         match.substitutes = substitutes
@@ -307,9 +310,10 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
     send_events_on_commit(partial(publish.banners, people))
     after_commit(partial(round_started.send, sender=Round, tournament_id=t.pk,
                          tournament_name=t.name, round_number=round_.number,
-                         user_ids=list(people)))
-    url = f"{getattr(settings, 'KOZEL_SITE_URL', '')}/tournament/{t.pk}/"
-    after_commit(partial(emails.send_round_started, t.name, round_.number, url, mail))
+                         user_ids=list(people),
+                         checkin_deadline=round_.checkin_deadline))
+    after_commit(partial(emails.send_round_started, t.name, round_.number,
+                         round_.checkin_deadline, mail))
     _schedule(round_)
     return round_
 
