@@ -232,10 +232,12 @@ def update_settings(table_id: int, owner: User, settings: TableSettings) -> Tabl
         _require_open(table)
         if clean.kind != table.kind:
             raise InvalidRequestError(_("A table cannot switch between casual and ranked."))
+        # Listed before or after: the lobby must add or drop it.
+        listed = Table.Visibility.PUBLIC in (table.visibility, clean.visibility)
         for field in ("name", "visibility", "turn_seconds", "series_target", "start_when_full"):
             setattr(table, field, getattr(clean, field))
         table.save()
-        events.send_events_on_commit(partial(publish.table_changed, table.pk))
+        events.send_events_on_commit(partial(publish.table_changed, table.pk, listed))
     return table
 
 
