@@ -7,7 +7,9 @@ class SiteConfig(AppConfig):
     name = "kozel_site"
 
     def ready(self) -> None:
-        from kozel_site import checks  # noqa: F401  (registers system checks)
-        from kozel_site import ids
+        from kozel_site import (
+            checks,  # noqa: F401  (registers system checks)
+            ids,
+        )
 
         ids.register()  # <id:…> and <wsid:…>, before any URL conf is read

@@ -28,6 +28,7 @@ from games.policy import policy
 from games.services import publish
 from games.services import series as series_service
 from games.services.locks import lock_table
+from kozel_site import names
 
 NAME_MAX_LENGTH = 60
 
@@ -49,6 +50,9 @@ def validate_settings(s: TableSettings) -> TableSettings:
     name = " ".join(str(s.name or "").split())
     if not name:
         raise InvalidRequestError(_("Give the table a name."))
+    if names.hidden_characters(name):
+        raise InvalidRequestError(
+            _("A name cannot contain invisible or text-direction characters."))
     if len(name) > NAME_MAX_LENGTH:
         raise InvalidRequestError(_("A table name has at most %(n)d characters.")
                                   % {"n": NAME_MAX_LENGTH})
