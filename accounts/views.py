@@ -71,7 +71,7 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                     settings.LANGUAGE_COOKIE_NAME,
                     saved.preferred_language,
                     max_age=settings.LANGUAGE_COOKIE_AGE,
-                    samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                    samesite="Lax",  # LANGUAGE_COOKIE_SAMESITE
                     secure=settings.LANGUAGE_COOKIE_SECURE,  # Secure under production
                     httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
                 )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
@@ -30,7 +31,7 @@ MAX_STRIKES = 5
 logger = logging.getLogger(__name__)
 
 
-def client_key(scope: dict[str, Any]) -> str | None:
+def client_key(scope: Mapping[str, Any]) -> str | None:
     """Who a handshake comes from: ``user:<id>``, ``addr:<address>``, or None when
     neither is known."""
     user = scope.get("user")

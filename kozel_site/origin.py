@@ -99,5 +99,6 @@ class SameOriginValidator(OriginValidator):
         if scope["type"] != "websocket":
             raise ValueError("SameOriginValidator guards WebSocket connections only")
         if origin_allowed(scope):
-            return await self.application(scope, receive, send)
+            inner: Any = self.application
+            return await inner(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)

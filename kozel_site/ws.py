@@ -25,6 +25,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
 
 T = TypeVar("T")
+# The raw close a SiteSocket sends (it is a mixin: the consumer's own ``close`` is not
+# known here).
+_FLOOD_CLOSE: Any = {"type": "websocket.close", "code": CLOSE_FLOOD}
 
 # Reads what a handshake needs of its person once the user is known, into the scope.
 ScopeReader = Callable[[dict[str, Any]], None]
@@ -103,11 +106,11 @@ class SiteSocket(AsyncConsumer):
             self.flood_key = flood.client_key(self.scope)
             self.frame_bucket = flood.FrameBucket()
             if await sync_to_async(flood.cooling_down, thread_sensitive=False)(self.flood_key):
-                await self.base_send({"type": "websocket.close", "code": CLOSE_FLOOD})
+                await self.base_send(_FLOOD_CLOSE)
                 return  # refused before any work of the consumer's
-        elif kind == "websocket.receive" and not self.own_frame_budget:
-            if not await self._within_budget():
-                return
+        elif kind == "websocket.receive" and not self.own_frame_budget \
+                and not await self._within_budget():
+            return  # past the budget: dropped
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -123,5 +126,5 @@ class SiteSocket(AsyncConsumer):
             return True
         if bucket.exhausted:
             await sync_to_async(flood.start, thread_sensitive=False)(self.flood_key)
-            await self.base_send({"type": "websocket.close", "code": CLOSE_FLOOD})
+            await self.base_send(_FLOOD_CLOSE)
         return False

@@ -10,7 +10,6 @@ from channels.testing import WebsocketCommunicator
 from kozel_site import flood
 from kozel_site.asgi import application
 from tests.games.ws import ORIGIN, session_cookie
-from tests.games.conftest import cast  # noqa: F401  (the shared cast fixture)
 from tests.waiting import until
 
 pytestmark = pytest.mark.django_db(transaction=True)
