@@ -13,7 +13,6 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import BadRequest
-from django.utils.translation import gettext_lazy as _
 
 ID_MAX = 2**63 - 1  # the largest value of a signed 64-bit column (PostgreSQL's bigint)
 _MAX_DIGITS = len(str(ID_MAX))
@@ -70,7 +69,6 @@ class IdField(forms.IntegerField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", ID_MAX)
-        kwargs.setdefault("error_messages", {"invalid": _("Enter a whole number.")})
         super().__init__(**kwargs)
 
 
