@@ -61,7 +61,7 @@ test-browser: $(STAMP) chromium
 
 ## mypy's Django plugin imports the settings; a REDIS_URL keeps them from starting an
 ## embedded Redis (nothing connects to it).
-MYPY_PACKAGES := games/engine games/services games/tournaments accounts kozel_site
+MYPY_PACKAGES := games/engine games/services games/tournaments games/lessons accounts kozel_site
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

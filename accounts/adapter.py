@@ -1,5 +1,6 @@
 """allauth glue: every signed-up user gets a profile; reserved usernames are refused;
-signing up with a taken address emails its owner (ACCOUNT_PREVENT_ENUMERATION)."""
+signing up with a taken address emails its owner (ACCOUNT_PREVENT_ENUMERATION); a guest
+who signs up becomes the account; a new account starts at its first table."""
 
 from __future__ import annotations
 
@@ -8,16 +9,25 @@ from typing import Any
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth import logout
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import ValidationError
 from django.forms import BaseForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from accounts import guests
 from accounts.models import DELETED_PLAYER_NAME
 from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_profile
+from games import selectors as game_selectors
+from games.errors import ServiceError
+from games.services import tables as table_service
 from kozel_site import names
+from kozel_site.site_url import site_name
+
+LOGGED_IN_MESSAGE = "account/messages/logged_in.txt"
+SIGNED_UP_MESSAGE = "account/messages/signed_up.txt"
 
 # The allauth release whose private ``_get_login_attempts_cache_key`` the adapter
 # overrides (the system check kozel.E011 refuses another: kozel_site/checks.py).
@@ -35,20 +45,64 @@ def _taken_by_a_look_alike(username: str, shapes: frozenset[str]) -> bool:
 class AccountAdapter(DefaultAccountAdapter):
     """The site's account adapter (``ACCOUNT_ADAPTER``)."""
 
+    def new_user(self, request: HttpRequest) -> AbstractBaseUser:
+        """The row the sign-up form fills in: a guest's own, so its games stay its own."""
+        if guests.is_guest(request.user):
+            return User.objects.get(pk=request.user.pk or 0)
+        return super().new_user(request)
+
     def save_user(
         self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True
     ) -> User:
         """Save the new user, then give it a profile in the language it signed up in.
 
-        allauth runs sign-up in a transaction, so user and profile commit together.
+        allauth runs sign-up in a transaction, so user and profile commit together. A
+        guest's row becomes the account; its session is signed out, so the account is
+        used only once its email is confirmed, like any other (the confirmation signs
+        it in again, on this browser).
         """
+        was_guest = user.pk is not None and guests.is_guest(user)
         user = super().save_user(request, user, form, commit=commit)
         if commit:
             ensure_profile(user)
             language = getattr(request, "LANGUAGE_CODE", "")
             if language in dict(settings.LANGUAGES):
                 update_profile(user, preferred_language=language)
+            if was_guest:
+                guests.claim_guest(user)
+                logout(request)
         return user
+
+    def get_signup_redirect_url(self, request: HttpRequest) -> str:
+        """A new account's first page is a dealt table: its live game if it has one (a
+        guest who signed up), else a new one with three bots."""
+        user = request.user
+        assert isinstance(user, User)  # allauth signed the new account in just now
+        live = game_selectors.live_seat_of(user)
+        if live is not None:
+            return reverse("games:table", args=[live.series.table_id])
+        try:
+            table = table_service.start_with_bots(user, "casual")
+        except ServiceError:
+            return str(super().get_signup_redirect_url(request))
+        return reverse("games:table", args=[table.pk])
+
+    def post_login(self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any
+                   ) -> HttpResponse:
+        """Sign in as allauth does; a sign-in that ends a sign-up is greeted as new."""
+        request._kozel_signed_up = bool(kwargs.get("signup"))  # type: ignore[attr-defined]
+        return super().post_login(request, user, **kwargs)
+
+    def add_message(self, request: HttpRequest, level: int,
+                    message_template: str | None = None,
+                    message_context: dict[str, Any] | None = None,
+                    extra_tags: str = "", message: str | None = None) -> None:
+        """allauth's messages, except that a new account is welcomed, not "welcomed back"."""
+        if message_template == LOGGED_IN_MESSAGE and getattr(request, "_kozel_signed_up",
+                                                             False):
+            message_template = SIGNED_UP_MESSAGE
+        super().add_message(request, level, message_template, message_context, extra_tags,
+                            message)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """Refuse names with hidden characters, names that would pass for an anonymised
@@ -63,6 +117,11 @@ class AccountAdapter(DefaultAccountAdapter):
                 names.look_alike(username, DELETED_PLAYER_NAME):
             raise ValidationError(gettext(
                 "Usernames starting with “deleted-” are reserved. Please choose another."
+            ))
+        if any(shape.startswith(prefix) for shape in shapes
+               for prefix in names.skeletons(guests.GUEST_USERNAME_PREFIX)):
+            raise ValidationError(gettext(
+                "Usernames starting with “guest-” are reserved. Please choose another."
             ))
         clean = str(super().clean_username(username, shallow=shallow))
         if not shallow and _taken_by_a_look_alike(clean, shapes):
@@ -100,7 +159,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def format_email_subject(self, subject: str) -> str:
         """Prefix every email subject with the site's name, not the request's host."""
-        return f"[Kozel] {subject}"
+        return f"[{site_name()}] {subject}"
 
     def send_account_already_exists_mail(self, email: str) -> None:
         """Tell the owner of ``email`` that it already has an account.

@@ -79,6 +79,9 @@ class SeriesLine:
     partner: str
     opponents: list[str]
     result: str  # "won", "lost", "goat", "stopped", "void", "playing"
+    # The reader's own team when they played this series ("A"/"B"), else "": they read
+    # its scores as yours–theirs, anybody else as A–B.
+    viewer_team: str = ""
 
 
 def _name(seat: SeriesSeat) -> str:
@@ -86,9 +89,14 @@ def _name(seat: SeriesSeat) -> str:
     return person.get_username() if person is not None else seat.name
 
 
-def line_for(series: Series) -> SeriesLine:
+def line_for(series: Series, viewer: Any = None) -> SeriesLine:
+    """The series as its player saw it, its scores as ``viewer`` should read them."""
     position = series.my_position  # type: ignore[attr-defined]
     seats = {s.position: s for s in series.roster.all()}
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    viewer_seat = next((p for p, s in seats.items()
+                        if viewer_id is not None and viewer_id in (s.user_id, s.away_user_id)),
+                       None)
     team = engine.team_of(position)
     if series.status == Series.Status.PLAYING:
         result = "playing"
@@ -103,4 +111,5 @@ def line_for(series: Series) -> SeriesLine:
     return SeriesLine(series=series, team=team,
                       partner=_name(seats[engine.partner_of(position)]),
                       opponents=[_name(seats[p]) for p in engine.opponents_of(position)],
-                      result=result)
+                      result=result,
+                      viewer_team="" if viewer_seat is None else engine.team_of(viewer_seat))

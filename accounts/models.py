@@ -78,3 +78,23 @@ class Profile(models.Model):
             size=size,
             deleted=self.is_deleted,
         )
+
+
+class Guest(models.Model):
+    """Marks a user created for a visitor who played without signing up.
+
+    A guest is an ordinary user signed in on one browser session (so a seat and the
+    table socket treat it exactly like an account, R19 included) with no password and
+    no email. Signing up from that session turns the same row into the account, so its
+    games stay its own; the row here is then deleted (``accounts.guests.claim_guest``).
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="guest")
+    created_at = models.DateTimeField(db_index=True)
+    # Set by the clean-up when the guest played: its games refer to the row, so it stays
+    # (as history, never signed in again) and later runs skip it.
+    kept = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"guest #{self.user_id}"

@@ -6,20 +6,24 @@ Each view parses and authorizes, calls one service or selector, and renders.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
+from allauth.account.mixins import RedirectAuthenticatedUserMixin
+from allauth.account.views import LoginView, SignupView
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import history, language, selectors, services
+from accounts import guests, history, language, selectors, services
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.social import selectors as social_selectors
@@ -124,8 +128,36 @@ def game_history(request: HttpRequest, username: str) -> HttpResponse:
     rows = history.series_of(player, request.user, wanted)
     page = Paginator(rows, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "accounts/games.html", {
-        "player": player, "page": page, "lines": [history.line_for(s) for s in page],
+        "player": player, "page": page, "lines": [history.line_for(s, request.user) for s in page],
         "kind": kind, "partner": request.GET.get("partner", ""),
         "against": request.GET.get("against", ""), "errors": errors,
         "kinds": history.KINDS,
     }, status=400 if errors else 200)
+
+
+class _GuestMaySignUpOrIn:
+    """allauth sends anyone signed in away from its sign-up and sign-in pages; a guest is
+    signed in, yet these pages are exactly where it should go (to keep its games, or to
+    switch to the account it already has)."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if guests.is_guest(request.user):
+            # Past RedirectAuthenticatedUserMixin only; the rest of the view as usual.
+            parent: Any = super(RedirectAuthenticatedUserMixin, self)
+            response: HttpResponseBase = never_cache(parent.dispatch)(request, *args, **kwargs)
+            return response
+        own: Any = super()
+        answer: HttpResponseBase = own.dispatch(request, *args, **kwargs)
+        return answer
+
+
+class GuestAwareSignupView(_GuestMaySignUpOrIn, SignupView):
+    """allauth's sign-up; from a guest session it saves onto the guest (the adapter)."""
+
+
+class GuestAwareLoginView(_GuestMaySignUpOrIn, LoginView):
+    """allauth's sign-in, open to guests too."""
+
+
+guest_aware_signup = GuestAwareSignupView.as_view()
+guest_aware_login = GuestAwareLoginView.as_view()

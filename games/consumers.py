@@ -351,7 +351,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                               "version": event["version"], "view": event["view"],
                               "history_from": event["history_from"],
                               "history_added": event["history_added"],
-                              "turn_deadline": event.get("turn_deadline")})
+                              "turn_deadline": event.get("turn_deadline"),
+                              "takeover": event.get("takeover")})
 
     async def table_refresh(self, event: dict[str, Any]) -> None:
         await self.send_snapshot()

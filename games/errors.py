@@ -80,3 +80,18 @@ class GameOverError(ServiceError):
     """The game has ended; no more actions are taken."""
 
     code = "game_over"
+
+
+class PlayingElsewhereError(TableStateError):
+    """The actor holds a seat in a series being played at another table (theirs, or kept
+    warm by a bot). Never two games at once, never stuck: whoever shows this refusal
+    offers both ways out, back to ``table_id`` or leaving it (a bot plays on) and asking
+    again with ``leave_current`` (games/services/elsewhere.py)."""
+
+    code = "playing_elsewhere"
+
+    def __init__(self, message: str, table_id: int, table_name: str, ranked: bool) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.table_name = table_name
+        self.ranked = ranked

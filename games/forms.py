@@ -26,6 +26,8 @@ class CreateTableForm(forms.Form):
     series_target = forms.TypedChoiceField(
         choices=[("6", "6"), ("12", "12"), ("18", "18")], coerce=int, initial="12",
         label=_("Series to (loss points)"))
+    # A new player expects to sit at the table they made; a host of others unticks it.
+    sit = forms.BooleanField(required=False, initial=True, label=_("Take a seat myself"))
     start_when_full = forms.BooleanField(required=False, initial=False,
                                          label=_("Start automatically when all four seats "
                                                  "are filled"))

@@ -155,3 +155,24 @@ def corrected_results(series_ids: Iterable[int]) -> dict[int, str]:
         for corrections in _corrections:
             out.update(corrections(ids))
     return out
+
+
+# What a ranked series did to its players' ratings, read by the table's snapshot so the
+# series-end card can show it (games never imports the ratings app that stores it).
+SeriesRatings = Callable[[int], dict[str, Any]]
+_series_ratings: list[SeriesRatings] = []
+
+
+def register_series_ratings(ratings: SeriesRatings) -> None:
+    """Register ``ratings`` (once; registering it again changes nothing).
+    ``ratings(series_id)`` answers ``{"status": "pending" | "rated" | "unrated",
+    "changes": [{"position", "before", "after", "delta"}, ...]}``."""
+    if ratings not in _series_ratings:
+        _series_ratings.append(ratings)
+
+
+def series_ratings(series_id: int) -> dict[str, Any] | None:
+    """What the registered app stored about ``series_id``'s rating (None: no app rates)."""
+    for ratings in _series_ratings:
+        return ratings(series_id)
+    return None

@@ -156,6 +156,24 @@ def absent_since(table_id: int, user_id: int, now: float | None = None) -> float
     return float(since) if since is not None else 0.0
 
 
+def away_since_many(table_id: int, user_ids: Iterable[int],
+                    now: float | None = None) -> dict[int, float]:
+    """:func:`absent_since` for several people in one round trip: each of ``user_ids``
+    with no live socket at the table, mapped to since when they are away (0.0: never
+    seen). Those present are left out."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    now = time.time() if now is None else now
+    pipe = client().pipeline(transaction=False)
+    pipe.zrangebyscore(_key("t", table_id), f"({now}", "+inf")
+    pipe.hmget(_key("gone", table_id), [str(u) for u in wanted])
+    members, gone = pipe.execute()
+    live_ids = {c.user_id for c in map(_parse, members) if c.user_id}
+    return {user_id: float(since) if since is not None else 0.0
+            for user_id, since in zip(wanted, gone, strict=True) if user_id not in live_ids}
+
+
 def human_last_seen(table_id: int) -> float | None:
     """When a signed-in person last had this table open (None: not in a day)."""
     value = client().get(_key("human", table_id))

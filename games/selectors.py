@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,6 +12,7 @@ from django.db.models import Prefetch, Q
 from django.utils.translation import gettext
 
 from games import engine, presence
+from games.conf import game_settings
 from games.models import (
     RANKED_PRESETS,
     ChatMessage,
@@ -21,6 +24,8 @@ from games.models import (
 )
 
 CHAT_BACKLOG = 50
+
+logger = logging.getLogger(__name__)
 
 
 def lobby_tables() -> list[Table]:
@@ -96,6 +101,59 @@ def bot_seats(series: Series) -> dict[int, str]:
 def person_positions(series: Series) -> set[int]:
     """Positions a person plays themselves right now."""
     return {seat.position for seat in roster(series) if seat.user_id}
+
+
+def takeover_deadline(game: Game, series: Series,
+                      away_since: Mapping[int, float]) -> datetime | None:
+    """When a bot takes over the seat on turn if its person stays away, or None (they
+    are here, a bot plays it already, the game waits for nobody).
+
+    ``away_since``: person id -> since when they have had no socket at the table
+    (presence). The server acts on the same instant: a clocked turn's first timeout
+    (services/play.py ``play_timeout``) or ``DISCONNECT_GRACE_SECONDS`` away on one's own
+    turn (services/clock.py ``abandon_if_disconnected``), whichever comes first.
+    """
+    if (game.status != Game.Status.PLAYING or game.paused or game.turn_seat is None
+            or series.status != Series.Status.PLAYING):
+        return None
+    user_id = roster_seat(series, game.turn_seat).user_id
+    if user_id is None or user_id not in away_since:
+        return None
+    since = away_since[user_id]
+    started = game.turn_started_at.timestamp() if game.turn_started_at else since
+    at = datetime.fromtimestamp(max(since, started), tz=UTC) + timedelta(
+        seconds=game_settings.DISCONNECT_GRACE_SECONDS)
+    return min(at, game.turn_deadline) if game.turn_deadline is not None else at
+
+
+def takeover_frame(game: Game, series: Series,
+                   away_since: Mapping[int, float]) -> dict[str, Any] | None:
+    """:func:`takeover_deadline` as snapshots and events carry it: the seat and the
+    instant (public facts only, R19)."""
+    at = takeover_deadline(game, series, away_since)
+    if at is None:
+        return None
+    assert game.turn_seat is not None
+    return {"seat": game.turn_seat, "at": at.isoformat()}
+
+
+def read_takeover(game: Game, series: Series,
+                  live_user_ids: set[int] | None = None) -> dict[str, Any] | None:
+    """:func:`takeover_frame`, reading presence only when a person is on turn (and is
+    not among ``live_user_ids``, the sockets the caller has read). None when presence
+    does not answer: it is advisory, and the server's own check reads it again."""
+    if (game.status != Game.Status.PLAYING or game.paused or game.turn_seat is None
+            or series.status != Series.Status.PLAYING):
+        return None
+    user_id = roster_seat(series, game.turn_seat).user_id
+    if user_id is None or (live_user_ids is not None and user_id in live_user_ids):
+        return None
+    try:
+        away = presence.away_since_many(series.table_id, [user_id])
+    except Exception:  # noqa: BLE001 - presence is advisory
+        logger.exception("presence: could not read who is away at table %s", series.table_id)
+        return None
+    return takeover_frame(game, series, away)
 
 
 def series_position(series: Series, user: AbstractBaseUser | None) -> int | None:

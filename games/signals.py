@@ -14,9 +14,17 @@ their own services.
   on commit only by services/finish.correct_result_locked); the ratings rate the
   corrected result again in the series' place.
 - ``round_started(sender=Round, tournament_id: int, tournament_name: str,
-  round_number: int, user_ids: list[int])``: a tournament round's tables are ready for
-  these people (sent after commit by tournaments/services/rounds.py; the notification
-  centre listens).
+  round_number: int, user_ids: list[int], checkin_deadline: datetime)``: a tournament
+  round's tables are ready for these people (sent after commit by
+  tournaments/services/rounds.py; the notification centre listens).
+- ``result_corrected(sender=Match, tournament_id: int, tournament_name: str,
+  round_number: int, match_number: int, user_ids: list[int])``: a director corrected
+  the result of a tournament match these people played (sent after commit by
+  tournaments/services/corrections.py; the notification centre tells them).
+- ``partner_invited(sender=Entry, tournament_id: int, tournament_name: str,
+  inviter_name: str, user_id: int)``: someone entered a pairs event with this person
+  as partner, who must confirm (sent after commit by tournaments/services/events.py;
+  the notification centre tells them and emails the accept link).
 """
 
 from __future__ import annotations
@@ -27,3 +35,5 @@ game_finished = Signal()
 series_finished = Signal()
 series_corrected = Signal()
 round_started = Signal()
+result_corrected = Signal()
+partner_invited = Signal()

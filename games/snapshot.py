@@ -31,13 +31,14 @@ from games.models import (
     SeriesSeat,
     Table,
 )
-from games.policy import policy
+from games.policy import policy, series_ratings
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
     chat_dict,
     current_game,
     current_series,
+    read_takeover,
     roster,
     roster_seat,
     series_dict,
@@ -121,6 +122,11 @@ class TableFacts:
     games: list[dict[str, Any]]
     recent_chat: list[ChatMessage]  # newest first, at most CHAT_FETCH, none hidden
     away_reasons: dict[int, str]  # a substitute's person -> why (their last abandon)
+    # A finished ranked series' rating changes as stored (None: not one): public, like
+    # the leaderboard, so one answer serves every reader.
+    ratings: dict[str, Any] | None = None
+    # When a bot takes the seat on turn if its person stays away (selectors.takeover_frame).
+    takeover: dict[str, Any] | None = None
     # The game's views made so far from these facts, by seat (None: the public view).
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict, compare=False,
                                                     repr=False)
@@ -155,7 +161,11 @@ class TableFacts:
         before it counts its own socket (it may be refused), then shows itself."""
         if connection in self.connections:
             return self
-        return replace(self, connections=[*self.connections, connection])
+        takeover = self.takeover
+        if (takeover is not None and self.series is not None and connection.user_id
+                and roster_seat(self.series, takeover["seat"]).user_id == connection.user_id):
+            takeover = None  # the person on turn is the one opening the table: here
+        return replace(self, connections=[*self.connections, connection], takeover=takeover)
 
     def view_for(self, position: int | None) -> dict[str, Any] | None:
         """The game's view for ``position`` (None: the public view, R19), made once per
@@ -201,9 +211,16 @@ def table_facts(table: Table) -> TableFacts:
                 .select_related("user__profile").order_by("-created_at")[:CHAT_FETCH])
     for line in chat:
         line.table = table
+    ratings = None
+    if series is not None and series.ranked and series.status == Series.Status.FINISHED:
+        ratings = series_ratings(series.pk)
+    connections = _connections(table.pk)
+    takeover = None
+    if series is not None and game is not None:
+        takeover = read_takeover(game, series, {c.user_id for c in connections if c.user_id})
     return TableFacts(table=table, series=series, game=game, seats=seats,
-                      connections=_connections(table.pk), games=games,
-                      recent_chat=chat, away_reasons=away_reasons)
+                      connections=connections, games=games, recent_chat=chat,
+                      away_reasons=away_reasons, ratings=ratings, takeover=takeover)
 
 
 def read_table_facts(table_id: int) -> TableFacts | None:
@@ -302,6 +319,14 @@ def _seat_list(facts: TableFacts) -> tuple[list[dict[str, Any]], set[int]]:
             {s.user_id for s in facts.seats if s.user_id})
 
 
+def _share_url(table: Table, plays_or_owns: bool) -> str | None:
+    """The link to hand a friend: a public table's own address; a private table's invite
+    link to its owner and players only (whoever holds it may watch and sit)."""
+    if not table.is_private:
+        return f"/table/{table.pk}/"
+    return f"/t/{table.invite_token}/" if plays_or_owns else None
+
+
 def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
                  show_spectators: bool, chat: list[ChatMessage]) -> dict[str, Any]:
     """One reader's snapshot frame from the shared facts: no query (R19: only this
@@ -322,16 +347,18 @@ def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
             "visibility": table.visibility, "status": table.status,
             "turn_seconds": table.turn_seconds, "series_target": table.series_target,
             "owner": table.owner.username, "start_when_full": table.start_when_full,
-            "invite_url": f"/t/{table.invite_token}/" if is_owner and table.is_private else None,
+            "invite_url": _share_url(table, is_owner or position is not None),
             "spectators": spectator_count(facts.connections, seated),
         },
         "seats": seat_list,
-        "series": series_dict(series) if series is not None else None,
+        "series": None if series is None else {**series_dict(series),
+                                               "ratings": facts.ratings},
         "games": facts.games,
         "game": None if game is None else {
             "id": game.pk, "number": game.number, "version": game.version,
             "status": game.status, "view": view, "paused": game.paused,
             "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+            "takeover": facts.takeover,
         },
         "you": {
             "user": user.username if signed_in else None,  # type: ignore[union-attr]

@@ -3,35 +3,66 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from allauth.account.adapter import get_adapter as get_account_adapter
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors
-from games.errors import ServiceError
+from accounts import guests
+from games import engine, selectors
+from games.errors import PlayingElsewhereError, ServiceError
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import BotLevel, Game, Table
-from games.services import clock as clock_service
+from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.snapshot import table_snapshot
+
+
+def _client_address(request: HttpRequest) -> str:
+    """The visitor's address as allauth's rate limits see it (trusted proxies honoured)."""
+    try:
+        return str(get_account_adapter(request).get_client_ip(request))
+    except PermissionDenied:  # no usable address: all such visitors share one limit
+        return "unknown"
 
 
 def _invited(request: HttpRequest) -> set[int]:
     return set(request.session.get("invited_tables", []))
 
 
+class PrivateTableError(Exception):
+    """A private table asked for without its invite link (nor a seat, nor ownership)."""
+
+
 def _viewable_table(request: HttpRequest, table_id: int) -> Table:
     table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
     if not selectors.may_view_table(table, request.user, _invited(request)):
-        raise Http404(_("No such table."))
+        raise PrivateTableError
     return table
+
+
+def explains_private_tables(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A private table's pages, asked for without the invite link, answer with a page that
+    says so and how to get in (403), never a bare or a debug "not found"."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except PrivateTableError:
+            return render(request, "games/private_table.html", status=403)
+
+    return wrapped
 
 
 @require_GET
@@ -51,7 +82,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             table = table_service.create_table(request.user, table_service.TableSettings(
                 name=data["name"], kind=data["kind"], visibility=data["visibility"],
                 turn_seconds=data["turn_seconds"], series_target=data["series_target"],
-                start_when_full=data["start_when_full"]))
+                start_when_full=data["start_when_full"]), owner_sits=data["sit"])
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -59,33 +90,48 @@ def create_table(request: HttpRequest) -> HttpResponse:
     return render(request, "games/create_table.html", {"form": form})
 
 
-@login_required
+def playing_elsewhere(request: HttpRequest, error: PlayingElsewhereError) -> HttpResponse:
+    """The refusal of someone playing at another table, with both ways out: back to that
+    game, or leave it (a bot plays on) and send this same request again, its fields
+    posted back with ``leave_current`` (games/services/elsewhere.py)."""
+    fields = [(name, value) for name in request.POST
+              if name not in ("csrfmiddlewaretoken", "leave_current")
+              for value in request.POST.getlist(name)]
+    return render(request, "games/playing_elsewhere.html",
+                  {"elsewhere": error, "action": request.path, "fields": fields}, status=409)
+
+
+
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
     """"Play now": a private table with you at seat 0 and three bots, started at once.
 
-    Never a second table behind your back: while you play a live series, it asks
-    whether to return to it or leave it (a bot plays your seat on) and start anew.
+    A visitor without an account plays as a guest, signed in on this session like an
+    account (accounts/guests.py). Never a second table behind your back: while you play
+    a live series, it asks whether to return to it or leave it (a bot plays your seat
+    on) and start anew.
     """
-    level = request.POST.get("level", "casual")
-    live = selectors.live_seat_of(request.user)
-    if live is not None:
-        if request.POST.get("leave_current") != str(live.series.table_id):
-            return render(request, "games/play_now_confirm.html",
-                          {"live_table": live.series.table, "level": level}, status=409)
+    if not request.user.is_authenticated:
         try:
-            clock_service.leave_series(live.series.table_id, request.user)
-        except ServiceError as exc:
+            guest = guests.create_guest(_client_address(request),
+                                        getattr(request, "LANGUAGE_CODE", ""))
+        except guests.GuestLimitError as exc:
             messages.error(request, exc.message)
-            return redirect("games:table", table_id=live.series.table_id)
+            return redirect("home")
+        login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    level = request.POST.get("level", "casual")
     try:
-        table = table_service.start_with_bots(request.user, level)
+        table = elsewhere.play_with_bots(request.user, level,
+                                         request.POST.get("leave_current"))
+    except PlayingElsewhereError as exc:
+        return playing_elsewhere(request, exc)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
     return redirect("games:table", table_id=table.pk)
 
 
+@explains_private_tables
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _viewable_table(request, table_id)
@@ -103,7 +149,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     """A private table's invite link: remember it in the session, then show the table."""
     table = Table.objects.filter(invite_token=token).first()
     if table is None:
-        raise Http404(_("This invite link is not valid."))
+        return render(request, "games/private_table.html", {"invalid_link": True}, status=404)
     invited = request.session.get("invited_tables", [])
     if table.pk not in invited:
         request.session["invited_tables"] = [*invited, table.pk][-50:]
@@ -116,6 +162,7 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
 
     @login_required
     @require_POST
+    @explains_private_tables
     def view(request: HttpRequest, table_id: int) -> HttpResponse:
         _viewable_table(request, table_id)
         data: Any = None
@@ -129,6 +176,8 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
             data = form.cleaned_data
         try:
             run(request, table_id, data)
+        except PlayingElsewhereError as exc:
+            return playing_elsewhere(request, exc)
         except ServiceError as exc:
             messages.error(request, exc.message)
         if request.headers.get("Accept", "").startswith("application/json"):
@@ -138,8 +187,8 @@ def _table_action(run: Callable[[HttpRequest, int, Any], object],
     return view
 
 
-sit = _table_action(lambda r, t, d: table_service.take_seat(t, r.user, d["position"]),
-                    PositionForm)
+sit = _table_action(lambda r, t, d: elsewhere.sit(t, r.user, d["position"],
+                                                  r.POST.get("leave_current")), PositionForm)
 leave = _table_action(lambda r, t, d: table_service.leave_seat(t, r.user))
 add_bot = _table_action(lambda r, t, d: table_service.add_bot(t, r.user, d["position"],
                                                               d["level"]), AddBotForm)
@@ -150,6 +199,7 @@ start = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
 again = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
 
 
+@explains_private_tables
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game with every hand open (R19 allows it after the end)."""
@@ -158,10 +208,17 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if not game.played_out:  # finished, or played out and then voided
         raise Http404(_("The replay opens when the game is over."))
     record, frames = selectors.replay_frames(game)
+    # A player reads the result as yours–theirs, anybody else as A–B.
+    position = selectors.series_position(game.series, request.user)
+    if position is None:
+        position = selectors.away_position(game.series, request.user)
+    viewer_team = "" if position is None else engine.team_of(position)
     return render(request, "games/replay.html", {"game": game, "record": record,
-                                                  "frames": frames})
+                                                  "frames": frames,
+                                                  "viewer_team": viewer_team})
 
 
+@explains_private_tables
 @require_GET
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """A played-out game's full record as JSON, in the engine's record format (R19 lets

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.checks import Error, register
 
 from accounts import adapter
-from kozel_site import kombu_fixes
+from kozel_site import kombu_fixes, site_url
 
 
 @dataclass(frozen=True)
@@ -52,3 +53,26 @@ def check_patched_libraries(app_configs: Any = None, **kwargs: Any) -> list[Erro
     """kozel.E010 kombu, kozel.E011 django-allauth: not the release the patch was tested
     with."""
     return version_errors(importlib.metadata.version)
+
+
+def site_url_errors(url: str, required: bool) -> list[Error]:
+    """kozel.E020: production has no site address (e-mails would carry links to
+    nowhere); kozel.E021: the address is not an absolute http(s) host."""
+    if not url:
+        if required:
+            return [Error("KOZEL_SITE_URL is not set.",
+                          hint="Set it to the site's address, e.g. https://kozel.example: "
+                               "every e-mail and notification links to it.",
+                          id="kozel.E020")]
+        return []
+    if not site_url.valid_site_url(url):
+        return [Error(f"KOZEL_SITE_URL is {url!r}, not an address like https://kozel.example.",
+                      hint="Give the scheme and host only, without a path.",
+                      id="kozel.E021")]
+    return []
+
+
+@register()
+def check_site_url(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    return site_url_errors(site_url.configured(),
+                           bool(getattr(settings, "KOZEL_SITE_URL_REQUIRED", False)))

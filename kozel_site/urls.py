@@ -7,6 +7,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import language
+from accounts import views as account_views
 from games.ratings import views as rating_views
 from games.tournaments import views as tournament_views
 from kozel_site import views
@@ -19,16 +20,21 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("online-now/", views.online_now, name="online_now"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     # Languages: the footer's switcher and the JavaScript's catalog.
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("jsi18n/", CatalogView.as_view(), name="jsi18n"),
+    # allauth's sign-up and sign-in, open to a guest as well (accounts/guests.py).
+    path("accounts/signup/", account_views.guest_aware_signup),
+    path("accounts/login/", account_views.guest_aware_login),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     path("", include("games.queue.urls")),  # /play/ranked/
     path("rules/", views.rules, name="rules"),
+    path("", include("games.lessons.urls")),  # /learn/, /learn/<slug>/
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("clubs/", tournament_views.club_list, name="clubs"),
     path("", include("games.tournaments.urls")),  # /club/<slug>/, /tournament/<id>/

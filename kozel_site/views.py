@@ -29,6 +29,14 @@ def home(request: HttpRequest) -> HttpResponse:
         "watch": watch_list_for(viewer, tables_worth_watching())})
 
 
+@never_cache
+@require_GET
+def online_now(request: HttpRequest) -> HttpResponse:
+    """The home page's "Online now" line alone, for the page to fetch again when its
+    socket says someone came or went (privacy-filtered for this viewer, like the page)."""
+    return render(request, "games/_online_now.html", {"online": online_now_for(request.user)})
+
+
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of Kozel on 4 cards in the site's words, numbered R1–R19 like the engine."""

@@ -6,9 +6,12 @@
   (either way, accounts/moderation), and when the invitee accepts invitations from
   friends only and does not follow you. The invitee gets a notification, live.
 - :func:`accept` — sit down at a free seat (the one opposite the inviter first: you
-  came to play together) through the table services; refused while you hold a seat in a
-  live series elsewhere ("return to your game").
+  came to play together) through the table services; while you hold a seat in a live
+  series elsewhere you are asked to return to it or leave it to a bot first.
 - :func:`decline` — the inviter is told; :func:`withdraw` — the inviter takes it back.
+
+However it is answered, the invitation's notification counts as read and the invitee's
+badge drops on their open pages.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from accounts.social.selectors import (
     follows,
     open_table_of,
     settings_of,
-    unread_count,
 )
 from accounts.social.services import person_named, require_user
 from games.errors import (
@@ -40,7 +42,7 @@ from games.errors import (
 )
 from games.events import send_events_on_commit
 from games.models import Seat, Table
-from games.selectors import live_seat_of
+from games.services import elsewhere
 from games.services import tables as table_service
 
 SEATABLE = (Table.Status.OPEN, Table.Status.FINISHED)
@@ -122,29 +124,36 @@ def _pending_for(user: User, invite_id: Any, *, sent: bool = False) -> TableInvi
 
 
 def _answer(found: TableInvite, status: str) -> None:
+    """Close the invitation; its notification is dealt with, so the invitee's badge
+    drops on every open page of theirs (after commit), whoever closed it."""
     found.status = status
     found.answered_at = timezone.now()
     found.save(update_fields=["status", "answered_at"])
-    Notification.objects.filter(invite=found, read_at__isnull=True).update(
-        read_at=timezone.now())
+    if Notification.objects.filter(invite=found, read_at__isnull=True).update(
+            read_at=timezone.now()):
+        to_user = found.to_user_id
+        send_events_on_commit(lambda: [notify.page_frame(
+            to_user, {"type": "notifications.read", "unread": _unread_of(to_user)})])
 
 
-def accept(user: User | None, invite_id: Any) -> Table:
-    """Accept: you sit down at the table (opposite the inviter when that seat is free)."""
+def accept(user: User | None, invite_id: Any, leave_current: Any = None) -> Table:
+    """Accept: you sit down at the table (opposite the inviter when that seat is free).
+    While you play at another table you are asked first; ``leave_current`` naming it
+    leaves it to a bot and accepts (games/services/elsewhere.py)."""
     user = require_user(user)
     with transaction.atomic():
-        # The lock order: the table first (as every table service), then the invite.
         peek = TableInvite.objects.filter(
             pk=invite_id if isinstance(invite_id, int) and not isinstance(invite_id, bool)
-            else -1, to_user=user).values_list("table_id", flat=True).first()
+            else -1, to_user=user, status=TableInvite.Status.PENDING,
+        ).values_list("table_id", flat=True).first()
         if peek is None:
             raise NotFoundError(_("That invitation is no longer open."))
+        # Leaving the old game locks its table: before this one, and rolled back with
+        # the rest if accepting fails further on.
+        elsewhere.require_free(user, leave_current, here=peek)
+        # The lock order: the table first (as every table service), then the invite.
         table = table_service.lock_table(peek)
         found = _pending_for(user, invite_id)
-        live = live_seat_of(user)
-        if live is not None and live.series.table_id != found.table_id:
-            raise TableStateError(_("You are playing at table %(name)s: return to your game.")
-                                  % {"name": live.series.table.name})
         if blocks_between(user.pk, found.from_user_id):
             raise PermissionDeniedError(_("You cannot join this table."))
         if table.status not in SEATABLE:
@@ -166,13 +175,13 @@ def accept(user: User | None, invite_id: Any) -> Table:
         else:
             raise TableStateError(_("The table is full."))
         _answer(found, TableInvite.Status.ACCEPTED)
-        send_events_on_commit(lambda: [notify.page_frame(
-            user.pk, {"type": "notifications.read", "unread": _unread(user)})])
     return table
 
 
-def _unread(user: Any) -> int:
-    return unread_count(user)
+def _unread_of(user_id: int) -> int:
+    """The invitee's unread count (selectors.unread_count, by id: the answer may be the
+    inviter's, who holds no user object of theirs)."""
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
 def decline(user: User | None, invite_id: Any) -> TableInvite:

@@ -89,6 +89,9 @@ class Notification(models.Model):
         ROUND = "round", _("Your tournament round starts")
         MODERATOR = "moderator", _("A moderator's message")
         DECLINED = "declined", _("An invitation was declined")
+        FOLLOW = "follow", _("Someone follows you")
+        RESULT = "result", _("A result of yours was corrected")
+        PARTNER = "partner", _("A partner invitation to a tournament")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="notifications")

@@ -34,6 +34,7 @@ from accounts.social.selectors import settings_of, unread_count
 from games.errors import InvalidRequestError, PermissionDeniedError
 from games.events import Message, after_commit, send_events_on_commit
 from games.services.publish import user_pages_group
+from kozel_site.site_url import absolute_url, email_subject
 
 logger = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -43,6 +44,8 @@ UNSUBSCRIBE_SALT = "social.unsubscribe"
 EMAIL_FIELDS: dict[str, str] = {
     Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
     Kind.MODERATOR: "email_moderator"}
+# The kinds emailed whatever the settings: a request only the recipient can answer.
+ALWAYS_EMAILED = frozenset({Kind.PARTNER})
 
 
 def text_of(notification: Notification) -> str:
@@ -56,12 +59,26 @@ def text_of(notification: Notification) -> str:
         return _("%(name)s started a table: %(table)s.") % {"name": name,
                                                              "table": p.get("table", "")}
     if notification.kind == Kind.ROUND:
+        if p.get("deadline"):
+            return _("Round %(round)s of %(tournament)s starts: your table is ready. Check "
+                     "in by %(deadline)s.") % {"round": p.get("round", ""),
+                                               "tournament": p.get("tournament", ""),
+                                               "deadline": p["deadline"]}
         return _("Round %(round)s of %(tournament)s starts: your table is ready.") % {
             "round": p.get("round", ""), "tournament": p.get("tournament", "")}
     if notification.kind == Kind.MODERATOR:
         return _("A moderator's message: %(text)s") % {"text": _sanction_text(p)}
+    if notification.kind == Kind.RESULT:
+        return _("A director corrected the result of your match in round %(round)s of "
+                 "%(tournament)s.") % {"round": p.get("round", ""),
+                                      "tournament": p.get("tournament", "")}
+    if notification.kind == Kind.PARTNER:
+        return _("%(name)s entered %(tournament)s with you as partner: confirm to play.") % {
+            "name": name, "tournament": p.get("tournament", "")}
     if notification.kind == Kind.DECLINED:
         return _("%(name)s declined your invitation.") % {"name": name}
+    if notification.kind == Kind.FOLLOW:
+        return _("%(name)s started following you.") % {"name": name}
     return ""
 
 
@@ -108,29 +125,29 @@ def read_unsubscribe_token(token: Any) -> tuple[int, str]:
     return data["u"], data["k"]
 
 
-def _site_url() -> str:
-    return str(getattr(settings, "KOZEL_SITE_URL", "") or "")
-
-
 def _email(notification: Notification) -> None:
     """Email one notification (after commit; a failure logs, the centre has it)."""
     user = notification.user
     if not user.email:
         return
     with translation.override(_language_of(user)):
-        token = unsubscribe_token(user.pk, notification.kind)
-        unsubscribe = _site_url() + reverse("social:unsubscribe", args=[token])
-        body = _("Hello %(name)s,\n\n%(text)s\n\n%(url)s\n\n"
-                 "You get this email because you asked for it in your settings. "
-                 "To stop these emails, unsubscribe here:\n%(unsubscribe)s\n") % {
-            "name": user.get_username(), "text": text_of(notification),
-            "url": _site_url() + notification.url if notification.url else "",
-            "unsubscribe": unsubscribe}
+        params = {"name": user.get_username(), "text": text_of(notification),
+                  "url": absolute_url(notification.url) if notification.url else ""}
+        headers: dict[str, str] = {}
+        if notification.kind in EMAIL_FIELDS:
+            token = unsubscribe_token(user.pk, notification.kind)
+            unsubscribe = absolute_url(reverse("social:unsubscribe", args=[token]))
+            body = _("Hello %(name)s,\n\n%(text)s\n\n%(url)s\n\n"
+                     "You get this email because you asked for it in your settings. "
+                     "To stop these emails, unsubscribe here:\n%(unsubscribe)s\n") % {
+                **params, "unsubscribe": unsubscribe}
+            headers = {"List-Unsubscribe": f"<{unsubscribe}>",
+                       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+        else:
+            body = _("Hello %(name)s,\n\n%(text)s\n\n%(url)s\n") % params
         message = EmailMessage(
-            subject=text_of(notification)[:150], body=body,
-            from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
-            headers={"List-Unsubscribe": f"<{unsubscribe}>",
-                     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+            subject=email_subject(text_of(notification)), body=body,
+            from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email], headers=headers)
     try:
         message.send(fail_silently=False)
     except Exception:  # noqa: BLE001 - the notification centre shows it anyway
@@ -146,7 +163,8 @@ def notify(user: Any, kind: str, params: dict[str, Any], url: str = "",
     with transaction.atomic():
         notification = Notification.objects.create(user=user, kind=kind, params=params,
                                                    url=url[:200], invite=invite)
-        wants_email = bool(getattr(settings_of(user), EMAIL_FIELDS.get(kind, ""), False))
+        wants_email = kind in ALWAYS_EMAILED or bool(
+            getattr(settings_of(user), EMAIL_FIELDS.get(kind, ""), False))
 
         def live_frame() -> list[Message]:
             with translation.override(_language_of(user)):

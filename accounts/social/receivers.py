@@ -6,6 +6,9 @@ on-commit work; the services write.
   (services.notify_friend_table). Games never calls us.
 - ``games.signals.round_started``: a tournament round's tables are ready (sent after
   commit): a notification for each player seated.
+- ``games.signals.result_corrected``: a director corrected a match: its players are told.
+- ``games.signals.partner_invited``: a pairs entry waits for its partner: a notification
+  and an e-mail with the accept link.
 - ``post_save(Sanction, created=True)`` by a moderator (accounts/moderation): the
   moderator's message in the sanctioned person's centre.
 """
@@ -24,7 +27,7 @@ from accounts.social import services
 from accounts.social.tasks import friend_table_task
 from games.events import after_commit
 from games.models import Table
-from games.signals import round_started
+from games.signals import partner_invited, result_corrected, round_started
 
 logger = logging.getLogger(__name__)
 
@@ -41,9 +44,30 @@ def on_table_created(sender: Any, instance: Table, created: bool = False,
 def on_round_started(sender: Any, tournament_id: int, tournament_name: str,
                      round_number: int, user_ids: list[int], **kwargs: Any) -> None:
     try:
-        services.notify_round_started(tournament_id, tournament_name, round_number, user_ids)
+        services.notify_round_started(tournament_id, tournament_name, round_number, user_ids,
+                                      kwargs.get("checkin_deadline"))
     except Exception:  # noqa: BLE001 - the banner shows the round anyway
         logger.exception("round-start notifications for %s failed", tournament_id)
+
+
+@receiver(result_corrected, dispatch_uid="social.result_corrected")
+def on_result_corrected(sender: Any, tournament_id: int, tournament_name: str,
+                        round_number: int, user_ids: list[int], **kwargs: Any) -> None:
+    try:
+        services.notify_result_corrected(tournament_id, tournament_name, round_number,
+                                         user_ids)
+    except Exception:  # noqa: BLE001 - the correction stands; the page shows it
+        logger.exception("correction notifications for %s failed", tournament_id)
+
+
+@receiver(partner_invited, dispatch_uid="social.partner_invited")
+def on_partner_invited(sender: Any, tournament_id: int, tournament_name: str,
+                       inviter_name: str, user_id: int, **kwargs: Any) -> None:
+    try:
+        services.notify_partner_invited(tournament_id, tournament_name, inviter_name,
+                                        user_id)
+    except Exception:  # noqa: BLE001 - the banner and the event page still ask them
+        logger.exception("partner invitation notification for %s failed", tournament_id)
 
 
 @receiver(post_save, sender=Sanction, dispatch_uid="social.moderator_message")

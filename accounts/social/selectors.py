@@ -78,9 +78,13 @@ def visible_online(viewer: Any, user_ids: list[int]) -> set[int]:
 
 def online_now_for(viewer: Any) -> dict[str, int]:
     """The home page's "Online now" figures as ``viewer`` may see them: people with a
-    page or a table of the site open, without those hidden from the viewer."""
-    return online_now(also_online=presence.on_pages(),
-                      shown=lambda people: people - hidden_from(viewer, people))
+    page or a table of the site open, without those hidden from the viewer. A signed-in
+    viewer is online (they are reading this page) and counts, whatever they hide from
+    others, even before their own page socket has opened."""
+    me = {viewer.pk} if viewer is not None and getattr(viewer, "is_authenticated", False) \
+        else set()
+    return online_now(also_online=presence.on_pages() | me,
+                      shown=lambda people: people - (hidden_from(viewer, people) - me))
 
 
 def watch_list_for(viewer: Any, watched: list[Any]) -> list[Any]:

@@ -10,6 +10,7 @@ follow each other anew, never see each other online and never get each other's
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -61,10 +62,27 @@ def follow(user: User | None, username: Any) -> Follow:
         raise PermissionDeniedError(_("You cannot follow this player."))
     try:
         with transaction.atomic():
-            found, _created = Follow.objects.get_or_create(follower=user, followed=other)
+            found, created = Follow.objects.get_or_create(follower=user, followed=other)
+            if created:
+                _tell_followed(user, other)
     except IntegrityError:  # a double click raced us to it
         found = Follow.objects.get(follower=user, followed=other)
     return found
+
+
+def _tell_followed(follower: User, followed: User) -> None:
+    """Tell a person someone follows them now, with a way to their profile (and to follow
+    back). Once while it is unread: following, unfollowing and following again does not
+    fill their notification centre."""
+    name = getattr(getattr(follower, "profile", None), "public_name", None) \
+        or follower.get_username()
+    if Notification.objects.filter(user=followed, kind=Notification.Kind.FOLLOW,
+                                   read_at__isnull=True,
+                                   params__username=follower.get_username()).exists():
+        return
+    notify.notify(followed, Notification.Kind.FOLLOW,
+                  {"name": name, "username": follower.get_username()},
+                  reverse("accounts:profile", args=[follower.get_username()]))
 
 
 def unfollow(user: User | None, username: Any) -> bool:
@@ -135,11 +153,33 @@ def notify_friend_table(table_id: int) -> int:
 
 
 def notify_round_started(tournament_id: int, tournament_name: str, round_number: int,
-                         user_ids: list[int]) -> int:
-    """Your tournament round starts: a notification for each player seated in it."""
-    return notify.notify_many(user_ids, Notification.Kind.ROUND,
+                         user_ids: list[int], checkin_deadline: datetime | None = None
+                         ) -> int:
+    """Your tournament round starts: a notification for each player seated in it, with
+    the check-in deadline; it leads to the event page, where they check in."""
+    params: dict[str, Any] = {"tournament": tournament_name, "round": round_number}
+    if checkin_deadline is not None:
+        params["deadline"] = checkin_deadline.strftime("%H:%M:%S UTC")
+    return notify.notify_many(user_ids, Notification.Kind.ROUND, params,
+                              f"/tournament/{tournament_id}/")
+
+
+def notify_result_corrected(tournament_id: int, tournament_name: str, round_number: int,
+                            user_ids: list[int]) -> int:
+    """A director corrected a match's result: each of its players is told, with the
+    event's page (the standings) as the link."""
+    return notify.notify_many(user_ids, Notification.Kind.RESULT,
                               {"tournament": tournament_name, "round": round_number},
                               f"/tournament/{tournament_id}/")
+
+
+def notify_partner_invited(tournament_id: int, tournament_name: str, inviter_name: str,
+                           user_id: int) -> int:
+    """Someone entered a pairs event with this person as partner: a notification and an
+    e-mail whose link opens the event page at the confirm button."""
+    return notify.notify_many([user_id], Notification.Kind.PARTNER,
+                              {"tournament": tournament_name, "name": inviter_name},
+                              f"/tournament/{tournament_id}/#registration")
 
 
 def notify_sanction(user_id: int, kind: str, reason: str) -> int:

@@ -21,7 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.http import AuthenticatedHttpRequest
 from accounts.social import invites, notify, selectors, services
 from accounts.social.models import Notification
-from games.errors import ServiceError
+from games.errors import PlayingElsewhereError, ServiceError
+from games.views import playing_elsewhere
 
 
 def _int(value: Any) -> int | None:
@@ -99,9 +100,14 @@ def invite(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def accept(request: AuthenticatedHttpRequest, invite_id: int) -> HttpResponse:
-    table, response = _run(request, lambda: invites.accept(request.user, invite_id),
-                           "social:notifications")
-    return response if table is None else redirect("games:table", table_id=table.pk)
+    try:
+        table = invites.accept(request.user, invite_id, request.POST.get("leave_current"))
+    except PlayingElsewhereError as error:
+        return playing_elsewhere(request, error)  # return there, or leave it and accept
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect(_back(request, "social:notifications"))
+    return redirect("games:table", table_id=table.pk)
 
 
 @login_required

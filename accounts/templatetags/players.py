@@ -6,6 +6,7 @@
     {% player_link user %}            avatar + name linking to /@/<username>; no link when
                                       deleted; add avatar=False to drop the picture
     {{ user|public_name }}            the same text as player_name, as a filter
+    {% if user|is_guest %}            a visitor playing without an account
 
 Every tag accepts ``None`` (an empty seat, a bot without an account) and prints nothing
 or "—". Listing many players? ``select_related("profile")`` (or ``"user__profile"``) on
@@ -21,6 +22,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from accounts import guests
 from accounts.avatars import avatar_svg
 from accounts.selectors import profile_for
 
@@ -31,6 +33,12 @@ _EMPTY = "—"
 
 def _is_user(value: Any) -> bool:
     return value is not None and getattr(value, "is_authenticated", False) is True
+
+
+@register.filter(name="is_guest")
+def is_guest(user: Any) -> bool:
+    """True for a guest (accounts/guests.py): pages offer it sign-up, not a profile."""
+    return guests.is_guest(user)
 
 
 @register.filter(name="public_name")

@@ -4,15 +4,18 @@ The same queue as ranked (one QueueEntry per person, ``kind="casual"``), the sam
 invites, the same matcher task: :func:`match_casual_queue` runs in ``match_queue_task``
 after the ranked matcher, never in a web request. No rating is at stake: four people
 are seated as soon as their preferences agree (``matching.plan_casual``); after the
-wait a player chose, bots of a level near the people's strength fill the missing seats.
+wait a player chose, bots of a level near the people's strength fill the missing seats,
+for a lone person too (``CASUAL_MIN_PEOPLE``, conf.py): that is what the page promises.
+Whoever is tired of waiting takes :func:`play_with_bots_now`.
 
 Nobody is seated twice: a person has one entry, the matcher locks every waiting casual
 entry before planning (a second matcher waits on those row locks, then finds them
 matched), and an entry is marked matched only while it is still ``waiting`` (a count
 that does not add up rolls the table back). Someone who is playing a live series is
-refused at the door ("return to your game") and dropped by the matcher if they sat
-down somewhere meanwhile. Two people of whom one blocked the other are never seated at
-one table (the policy's ``blocked_pairs``); a pair invite between them is refused.
+asked at the door to return to it or leave it to a bot (games/services/elsewhere.py)
+and dropped by the matcher if they sat down somewhere meanwhile. Two people of whom one
+blocked the other are never seated at one table (the policy's ``blocked_pairs``); a pair
+invite between them is refused.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from games.queue.models import BOT_WAITS, CASUAL_CLOCKS, CASUAL_TARGETS, PairInv
 from games.queue.services import MATCH_TASK, _blocked_pairs, _mu, kick_matcher
 from games.ratings.models import Rating
 from games.ratings.selectors import BOT_WATCH_VALUE, rating_view
-from games.selectors import live_seat_of
+from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
 
@@ -114,15 +117,6 @@ def _require_user(user: AbstractBaseUser | None) -> AbstractBaseUser:
     return user
 
 
-def _require_not_playing(user: AbstractBaseUser) -> None:
-    """Refuse someone who holds a seat in a live series (UX: never two games at once)."""
-    seat = live_seat_of(user)
-    if seat is not None:
-        name = seat.series.table.name
-        raise TableStateError(_("You are playing at table %(name)s: return to your game.")
-                              % {"name": name})
-
-
 def _require_not_ranked(user: AbstractBaseUser) -> None:
     entry = QueueEntry.objects.select_for_update().filter(
         user=user, status=QueueEntry.Status.WAITING, kind=QueueEntry.Kind.RANKED).first()
@@ -146,8 +140,11 @@ def _kick_after_wait(prefs: Preferences) -> None:
     send_task_on_commit(MATCH_TASK, countdown=delay, expires=delay + 10)
 
 
-def join_casual(user: AbstractBaseUser | None, prefs: Preferences | None = None) -> QueueEntry:
-    """Join the casual queue alone (a no-op if already waiting there)."""
+def join_casual(user: AbstractBaseUser | None, prefs: Preferences | None = None,
+                leave_current: Any = None) -> QueueEntry:
+    """Join the casual queue alone (a no-op if already waiting there). Someone playing
+    at a table is asked first; ``leave_current`` naming it leaves it to a bot and joins
+    (games/services/elsewhere.py)."""
     user = _require_user(user)
     prefs = prefs or Preferences(bot_wait_seconds=queue_settings.CASUAL_BOT_WAIT)
     with transaction.atomic():
@@ -156,7 +153,7 @@ def join_casual(user: AbstractBaseUser | None, prefs: Preferences | None = None)
                 and entry.kind == CASUAL):
             return entry
         _require_not_ranked(user)
-        _require_not_playing(user)
+        elsewhere.require_free(user, leave_current)
         _put(user.pk, None, prefs)
         PairInvite.objects.filter(from_user=user).delete()
         kick_matcher()
@@ -165,8 +162,10 @@ def join_casual(user: AbstractBaseUser | None, prefs: Preferences | None = None)
 
 
 def invite_casual_partner(user: AbstractBaseUser | None, username: Any,
-                          prefs: Preferences | None = None) -> PairInvite:
-    """Invite a friend (by username) to quick match as partners; they must accept."""
+                          prefs: Preferences | None = None,
+                          leave_current: Any = None) -> PairInvite:
+    """Invite a friend (by username) to quick match as partners; they must accept.
+    Someone playing at a table is asked first (``leave_current``: as join_casual)."""
     user = _require_user(user)
     prefs = prefs or Preferences(bot_wait_seconds=queue_settings.CASUAL_BOT_WAIT)
     name = str(username or "").strip().lstrip("@")
@@ -179,14 +178,17 @@ def invite_casual_partner(user: AbstractBaseUser | None, username: Any,
         raise InvalidRequestError(_("Invite someone else: you cannot partner yourself."))
     policy().check_partner(user, friend)  # a block either way
     with transaction.atomic():
-        _require_not_playing(user)
+        elsewhere.require_free(user, leave_current)
         PairInvite.objects.filter(from_user=user).delete()
         return PairInvite.objects.create(from_user=user, to_user=friend, kind=CASUAL,
                                          **prefs.fields())
 
 
-def accept_casual_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
-    """Accept a casual pair invite: both of you join the casual queue as partners."""
+def accept_casual_invite(user: AbstractBaseUser | None, invite_id: Any,
+                         leave_current: Any = None) -> QueueEntry:
+    """Accept a casual pair invite: both of you join the casual queue as partners.
+    You are asked first if you play at a table (``leave_current``: as join_casual); an
+    inviter who plays at one is named, and only they can leave it."""
     user = _require_user(user)
     with transaction.atomic():
         invite = (PairInvite.objects.select_for_update()
@@ -196,8 +198,9 @@ def accept_casual_invite(user: AbstractBaseUser | None, invite_id: Any) -> Queue
             raise NotFoundError(_("That invitation is no longer open."))
         inviter = invite.from_user
         policy().check_partner(user, inviter)
+        elsewhere.require_free(user, leave_current)
+        elsewhere.require_other_free(inviter)
         for person in (user, inviter):
-            _require_not_playing(person)
             entry = QueueEntry.objects.select_for_update().filter(user=person).first()
             if entry is not None and entry.status == QueueEntry.Status.WAITING:
                 if entry.kind != CASUAL:
@@ -255,10 +258,56 @@ def _playing(user_ids: list[int]) -> set[int]:
     return set(seated) | set(kept_warm)
 
 
+def _seat_with_bots(entries: list[QueueEntry], match: matching.CasualMatch,
+                    now: Any) -> Table:
+    """Create the table ``match`` plans and mark ``entries`` matched to it (in the
+    caller's transaction, which holds their row locks)."""
+    by_id = get_user_model().objects.in_bulk(match.people)
+    seats = [None if uid is None else by_id[uid] for uid in match.positions]
+    level = _bot_level(match.people) if len(match.people) < 4 else ""
+    table = create_casual_table(seats, match.turn_seconds, match.target, level)
+    updated = QueueEntry.objects.filter(
+        pk__in=[e.pk for e in entries], status=QueueEntry.Status.WAITING, kind=CASUAL,
+    ).update(status=QueueEntry.Status.MATCHED, table=table, matched_at=now)
+    if updated != len(match.people):
+        raise TableStateError("someone left the queue meanwhile")
+    return table
+
+
+def play_with_bots_now(user: AbstractBaseUser | None) -> Table:
+    """Waiting in "Play with people" and tired of it: you (and your partner) sit down at
+    once with bots of about your level, at a table with the clock and target you asked
+    for, as the matcher would seat you when your wait is over (bots allowed or not:
+    this click is the consent)."""
+    user = _require_user(user)
+    with transaction.atomic():
+        mine = QueueEntry.objects.filter(user=user, status=QueueEntry.Status.WAITING,
+                                         kind=CASUAL).first()
+        if mine is None:
+            raise TableStateError(_("You are not waiting in the casual queue."))
+        # Locked in the matcher's order (joined_at, id), so the two never wait on each
+        # other in a cycle; the matcher may have seated you meanwhile: then nothing here.
+        ids = [user.pk] + ([mine.partner_id] if mine.partner_id else [])
+        entries = list(QueueEntry.objects.select_for_update()
+                       .filter(user_id__in=ids, status=QueueEntry.Status.WAITING, kind=CASUAL)
+                       .order_by("joined_at", "id"))
+        if len(entries) != len(ids):
+            raise TableStateError(_("You are not waiting in the casual queue."))
+        if mine.partner_id:
+            elsewhere.require_other_free(mine.partner)
+        elsewhere.require_free(user)
+        now = timezone.now()
+        waiting = [matching.Waiting(e.user_id, e.mu, e.joined_at, e.turn_seconds, e.partner_id,
+                                    e.target, True, 0.0) for e in entries]
+        (match,) = matching.plan_casual(
+            waiting, now, default_clock=queue_settings.CASUAL_TURN_SECONDS,
+            default_target=queue_settings.CASUAL_TARGET, min_people=1)
+        return _seat_with_bots(entries, match, now)
+
+
 def match_casual_queue() -> list[int]:
     """Form every casual table the queue allows now; returns the new tables' ids."""
     created: list[int] = []
-    users = get_user_model().objects
     with transaction.atomic():
         now = timezone.now()
         # The row locks keep a second matcher off these entries until we commit.
@@ -279,18 +328,11 @@ def match_casual_queue() -> list[int]:
             default_target=queue_settings.CASUAL_TARGET,
             min_people=queue_settings.CASUAL_MIN_PEOPLE,
             blocked=_blocked_pairs([e.user_id for e in entries]))
+        by_user = {e.user_id: e for e in entries}
         for match in plans:
-            by_id = users.in_bulk(match.people)
-            seats = [None if uid is None else by_id[uid] for uid in match.positions]
             try:
                 with transaction.atomic():
-                    level = _bot_level(match.people) if len(match.people) < 4 else ""
-                    table = create_casual_table(seats, match.turn_seconds, match.target, level)
-                    updated = QueueEntry.objects.filter(
-                        user_id__in=match.people, status=QueueEntry.Status.WAITING, kind=CASUAL,
-                    ).update(status=QueueEntry.Status.MATCHED, table=table, matched_at=now)
-                    if updated != len(match.people):
-                        raise TableStateError("someone left the queue meanwhile")
+                    table = _seat_with_bots([by_user[uid] for uid in match.people], match, now)
             except ServiceError as error:
                 logger.warning("could not seat %s: %s", match.positions, error.message)
                 continue

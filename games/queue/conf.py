@@ -5,9 +5,11 @@ range starts at ±2 mu (±50 rating points) and widens by 0.1 mu a second, so af
 minute anyone within ±8 mu (±200) is acceptable and after four minutes almost anyone.
 
 The casual quick match ignores ratings; when nobody fixes a clock or a
-target, its tables get ``CASUAL_TURN_SECONDS`` and ``CASUAL_TARGET``; bots fill a table
-only once it has ``CASUAL_MIN_PEOPLE`` people (one person with three bots is
-"play against bots", not quick match).
+target, its tables get ``CASUAL_TURN_SECONDS`` and ``CASUAL_TARGET``. When the wait a
+person chose (``CASUAL_BOT_WAIT`` by default) is over, bots fill the seats nobody came
+for, as soon as ``CASUAL_MIN_PEOPLE`` people who allow them are at the table: by default
+one, so a lone person is seated with three bots, as "Play with people" promises. A
+site may ask for more; the page then says how many (templates/queue/casual.html).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "CASUAL_TURN_SECONDS": 30,
     "CASUAL_TARGET": 12,
     "CASUAL_BOT_WAIT": 30,
-    "CASUAL_MIN_PEOPLE": 2,
+    "CASUAL_MIN_PEOPLE": 1,
     "CASUAL_TABLE_NAME": "Quick match",
 }
 

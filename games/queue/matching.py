@@ -12,7 +12,8 @@
   are seated as soon as their preferences agree (clock, target: each open or one value),
   longest waiting first; solos and pairs mix (a pair sits opposite, R1). Once the longest
   waiting person of a group has waited their ``bot_wait`` and everyone in it allows
-  bots, at least ``min_people`` people are seated and bots fill the missing seats.
+  bots, at least ``min_people`` people (one by default: a lone person too) are seated and
+  bots fill the missing seats.
 - Blocks (both matchers): two people of whom one blocked the other (``blocked``, pairs
   of user ids from games/policy.py ``blocked_pairs``) never sit at one table. When the
   only way to fill a table would seat them together, they wait (or, casual, get bots
@@ -281,7 +282,7 @@ def _seat(group: list[tuple[Waiting, ...]]) -> list[int | None]:
 
 
 def plan_casual(entries: Sequence[Waiting], now: datetime, *, default_clock: int | None,
-                default_target: int, min_people: int = 2,
+                default_target: int, min_people: int = 1,
                 coin: Callable[[], bool] | None = None,
                 blocked: Blocked = ()) -> list[CasualMatch]:
     """The casual tables to form now from ``entries`` (each person in at most one).

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Table
+from games.queue.conf import queue_settings
 from games.queue.models import PairInvite, QueueEntry
 
 
@@ -29,16 +30,24 @@ def queue_status(user: AbstractBaseUser, kind: str = QueueEntry.Kind.RANKED) -> 
     waiting = QueueEntry.objects.filter(status=QueueEntry.Status.WAITING, kind=kind).count()
     status: dict[str, Any] = {"state": "idle", "waiting": waiting, "seconds": 0, "mode": None,
                               "partner": None, "table_url": None, "turn_seconds": None,
-                              "other_queue": None}
+                              "other_queue": None,
+                              "bots_need": queue_settings.CASUAL_MIN_PEOPLE}
     if (entry is not None and entry.status == QueueEntry.Status.WAITING
             and entry.kind != kind):
         status["other_queue"] = entry.kind
     elif entry is not None and entry.status == QueueEntry.Status.WAITING:
+        seconds = int((timezone.now() - entry.joined_at).total_seconds())
+        people = 2 if entry.partner_id else 1
         status.update(state="waiting", mode=entry.mode, turn_seconds=entry.turn_seconds,
-                      seconds=int((timezone.now() - entry.joined_at).total_seconds()),
+                      seconds=seconds,
                       partner=_name(entry.partner) if entry.partner_id else None,
                       target=entry.target, allow_bots=entry.allow_bots,
-                      bot_wait=entry.bot_wait_seconds)
+                      bot_wait=entry.bot_wait_seconds,
+                      bots_in=max(0, entry.bot_wait_seconds - seconds),
+                      # The matcher's rule (conf.CASUAL_MIN_PEOPLE): how many people must
+                      # wait together before bots fill a table; the page says it.
+                      bots_need=queue_settings.CASUAL_MIN_PEOPLE,
+                      bots_alone=people >= queue_settings.CASUAL_MIN_PEOPLE)
     elif (entry is not None and entry.table is not None
           and entry.table.status in (Table.Status.OPEN, Table.Status.PLAYING)):
         status.update(state="matched", mode=entry.mode,

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from games.errors import (
     InvalidRequestError,
     NotFoundError,
@@ -38,6 +39,7 @@ from games.queue.conf import queue_settings
 from games.queue.models import PairInvite, QueueEntry
 from games.ratings.conf import rating_settings
 from games.ratings.models import Rating
+from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
 
@@ -50,6 +52,8 @@ MATCH_TASK = "queue.match"
 def _require_verified(user: AbstractBaseUser | None) -> AbstractBaseUser:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in to play ranked."))
+    if guests.is_guest(user):
+        raise PermissionDeniedError(guests.refusal("ranked"))
     if not EmailAddress.objects.filter(user=user, verified=True).exists():
         raise PermissionDeniedError(_("Verify your email address to play ranked."))
     return user
@@ -105,8 +109,11 @@ def _put_in_queue(user_id: int, mode: str, partner_id: int | None, turn_seconds:
         "joined_at": timezone.now(), "table": None, "matched_at": None})
 
 
-def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> QueueEntry:
-    """Join the solo queue (a no-op if already waiting)."""
+def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None,
+               leave_current: Any = None) -> QueueEntry:
+    """Join the solo queue (a no-op if already waiting). Someone playing at a table is
+    asked first; ``leave_current`` naming it leaves it to a bot and joins
+    (games/services/elsewhere.py)."""
     user = _require_verified(user)
     policy().check_ranked(user)  # a ranked ban (games/policy.py)
     clock = _clock(turn_seconds)
@@ -117,6 +124,7 @@ def join_queue(user: AbstractBaseUser | None, turn_seconds: Any = None) -> Queue
                 raise TableStateError(_("You are in the casual queue: leave it first."))
             return entry
         _require_free(user)
+        elsewhere.require_free(user, leave_current)
         _put_in_queue(user.pk, QueueEntry.Mode.SOLO, None, clock)
         PairInvite.objects.filter(from_user=user).delete()
         kick_matcher()
@@ -138,8 +146,9 @@ def leave_queue(user: AbstractBaseUser | None) -> bool:
 
 
 def invite_partner(user: AbstractBaseUser | None, username: Any,
-                   turn_seconds: Any = None) -> PairInvite:
-    """Invite a friend (by username) to the pair queue; they must accept."""
+                   turn_seconds: Any = None, leave_current: Any = None) -> PairInvite:
+    """Invite a friend (by username) to the pair queue; they must accept. Someone
+    playing at a table is asked first (``leave_current``: as join_queue)."""
     user = _require_verified(user)
     clock = _clock(turn_seconds)
     name = str(username or "").strip().lstrip("@")
@@ -160,12 +169,16 @@ def invite_partner(user: AbstractBaseUser | None, username: Any,
             % {"name": friend.get_username()}) from None
     with transaction.atomic():
         _require_free(user)
+        elsewhere.require_free(user, leave_current)
         PairInvite.objects.filter(from_user=user).delete()
         return PairInvite.objects.create(from_user=user, to_user=friend, turn_seconds=clock)
 
 
-def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
-    """Accept a pair invite: both of you join the pair queue together."""
+def accept_invite(user: AbstractBaseUser | None, invite_id: Any,
+                  leave_current: Any = None) -> QueueEntry:
+    """Accept a pair invite: both of you join the pair queue together. You are asked
+    first if you play at a table (``leave_current``: as join_queue); an inviter who
+    plays at one is named, and only they can leave it."""
     user = _require_verified(user)
     with transaction.atomic():
         invite = (PairInvite.objects.select_for_update()
@@ -180,6 +193,8 @@ def accept_invite(user: AbstractBaseUser | None, invite_id: Any) -> QueueEntry:
         policy().check_partner(user, inviter)
         _require_free(user)
         _require_free(inviter)
+        elsewhere.require_free(user, leave_current)
+        elsewhere.require_other_free(inviter)
         for person in (user, inviter):
             entry = QueueEntry.objects.select_for_update().filter(user=person).first()
             if entry is not None and entry.status == QueueEntry.Status.WAITING and entry.partner_id:

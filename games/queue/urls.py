@@ -17,6 +17,7 @@ urlpatterns = [
     path("play/casual/status/", views.casual_status, name="casual_status"),
     path("play/casual/join/", views.casual_join, name="casual_join"),
     path("play/casual/leave/", views.leave, {"kind": "casual"}, name="casual_leave"),
+    path("play/casual/bots/", views.casual_bots_now, name="casual_bots_now"),
     path("play/casual/invite/", views.casual_invite, name="casual_invite"),
     path("play/casual/invite/<id:invite_id>/accept/", views.casual_accept,
          name="casual_accept"),

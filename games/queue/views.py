@@ -11,12 +11,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games.errors import ServiceError
+from games.errors import PlayingElsewhereError, ServiceError
 from games.queue import casual, selectors, services
 from games.queue.models import QueueEntry
+from games.views import playing_elsewhere
 
 
 def _verified(request: HttpRequest) -> bool:
@@ -53,6 +55,12 @@ def _done(request: HttpRequest, ok: bool = True, kind: str = "ranked") -> HttpRe
 def _run(request: HttpRequest, call, *args, kind: str = "ranked") -> HttpResponse:  # type: ignore[no-untyped-def]
     try:
         call(request.user, *args)
+    except PlayingElsewhereError as exc:
+        if request.headers.get("Accept", "").startswith("application/json"):
+            return JsonResponse({"error": exc.code, "message": exc.message,
+                                 "table_url": reverse("games:table", args=[exc.table_id])},
+                                status=409)
+        return playing_elsewhere(request, exc)  # return there, or leave it and carry on
     except ServiceError as exc:
         messages.error(request, exc.message)
         if request.headers.get("Accept", "").startswith("application/json"):
@@ -64,7 +72,8 @@ def _run(request: HttpRequest, call, *args, kind: str = "ranked") -> HttpRespons
 @login_required
 @require_POST
 def join(request: HttpRequest) -> HttpResponse:
-    return _run(request, services.join_queue, request.POST.get("turn_seconds"))
+    return _run(request, services.join_queue, request.POST.get("turn_seconds"),
+                request.POST.get("leave_current"))
 
 
 @login_required
@@ -78,13 +87,13 @@ def leave(request: HttpRequest, kind: str = "ranked") -> HttpResponse:
 @require_POST
 def invite(request: HttpRequest) -> HttpResponse:
     return _run(request, services.invite_partner, request.POST.get("username"),
-                request.POST.get("turn_seconds"))
+                request.POST.get("turn_seconds"), request.POST.get("leave_current"))
 
 
 @login_required
 @require_POST
 def accept(request: HttpRequest, invite_id: int) -> HttpResponse:
-    return _run(request, services.accept_invite, invite_id)
+    return _run(request, services.accept_invite, invite_id, request.POST.get("leave_current"))
 
 
 @login_required
@@ -123,11 +132,12 @@ def _preferences(request: HttpRequest) -> casual.Preferences:
 
 
 def _join_casual(user, request: HttpRequest):  # type: ignore[no-untyped-def]
-    return casual.join_casual(user, _preferences(request))
+    return casual.join_casual(user, _preferences(request), request.POST.get("leave_current"))
 
 
 def _invite_casual(user, request: HttpRequest):  # type: ignore[no-untyped-def]
-    return casual.invite_casual_partner(user, request.POST.get("username"), _preferences(request))
+    return casual.invite_casual_partner(user, request.POST.get("username"), _preferences(request),
+                                        request.POST.get("leave_current"))
 
 
 @login_required
@@ -144,5 +154,13 @@ def casual_invite(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+def casual_bots_now(request: HttpRequest) -> HttpResponse:
+    """"Play with bots now" while waiting: the status then follows you to the table."""
+    return _run(request, casual.play_with_bots_now, kind=CASUAL)
+
+
+@login_required
+@require_POST
 def casual_accept(request: HttpRequest, invite_id: int) -> HttpResponse:
-    return _run(request, casual.accept_casual_invite, invite_id, kind=CASUAL)
+    return _run(request, casual.accept_casual_invite, invite_id,
+                request.POST.get("leave_current"), kind=CASUAL)

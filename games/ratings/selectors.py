@@ -24,6 +24,7 @@ from games.ratings.charts import HistoryPoint, history_svg
 from games.ratings.conf import rating_settings
 from games.ratings.models import (
     MonthlyStats,
+    RatedSeries,
     Rating,
     RatingChange,
     SeriesRecord,
@@ -241,6 +242,25 @@ def favourite_partner(user: AbstractBaseUser) -> Partner | None:
     partner = (get_user_model().objects.select_related("profile")
                .filter(pk=row["partner_id"]).first())
     return Partner(partner, row["n"], row["w"]) if partner else None
+
+
+def series_rating_changes(series_id: int) -> dict[str, Any]:
+    """What a finished series did to its players' displayed ratings, as stored by
+    ``services.rate_series`` (two queries): "pending" until the rating task has run,
+    "unrated" when it decided not to rate (a casual series, a tie, a bot seat), else
+    "rated" with each player's displayed rating before and after. Ratings are public
+    (the leaderboard), so every reader of the table may see all four."""
+    marker = RatedSeries.objects.filter(series_id=series_id).first()
+    if marker is None:
+        return {"status": "pending", "changes": []}
+    if not marker.rated or marker.rolled_back_at is not None:
+        return {"status": "unrated", "changes": []}
+    changes = [{"position": c.position, "before": c.display_before,
+                "after": c.display_after, "delta": c.delta}
+               for c in RatingChange.objects.filter(series_id=series_id,
+                                                    rolled_back_at__isnull=True)
+               .order_by("position")]
+    return {"status": "rated", "changes": changes}
 
 
 def recent_series(user: AbstractBaseUser, limit: int = 10) -> list[SeriesRecord]:

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from games import policy, selectors
 from games.engine import opponents_of
+from games.events import send_events_on_commit
 from games.models import Conduct, Game, Series, Termination
 from games.ratings import maths
 from games.ratings.conf import rating_settings
@@ -39,6 +40,7 @@ from games.ratings.models import (
     epoch_days,
     month_start,
 )
+from games.services.publish import table_group
 
 logger = logging.getLogger(__name__)
 # The terminations that decide a series: played to the target (R18), or a tournament
@@ -135,6 +137,11 @@ def _process_locked(series: Series) -> None:
     if ranked:
         _rate_locked(series, result, games, people, leavers, finished_at)
     RatedSeries.objects.create(series=series, rated=ranked)
+    if series.ranked:
+        # The series-end card waits for this ("rating being updated"): every screen at
+        # the table reads its snapshot again, which now carries the changes.
+        table_id = series.table_id
+        send_events_on_commit(lambda: [(table_group(table_id), {"type": "table.refresh"})])
 
 
 def _write_records(series: Series, result: Result, games: list[Game],

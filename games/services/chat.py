@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import guests
 from games import events
 from games.conf import game_settings
 from games.errors import InvalidRequestError, PermissionDeniedError, ServiceError
@@ -67,6 +68,8 @@ def post_message(table_id: int, user: User | None, text: Any) -> dict[str, Any]:
     """Store and relay a chat line; the text is stored raw and escaped by every renderer."""
     clean = check_message(user, text)
     assert user is not None  # check_message refused anyone not signed in
+    if guests.is_guest(user):  # a guest has no account to answer for what it says
+        raise PermissionDeniedError(guests.refusal("chat"))
     key = f"chat-rate:{user.pk}"
     cache.add(key, 0, RATE_WINDOW_SECONDS)
     if cache.incr(key) > RATE_COUNT:

@@ -4,14 +4,16 @@
   ``turn_deadline`` stored in the Game row; a ``turn_timeout_task(game_id, version)`` is
   scheduled on commit and the beat sweep finds any deadline a lost task missed.
 - When time runs out the server plays for the player with the Casual bot and records a
-  timeout (Conduct). Two timeouts in a row, or 60 s disconnected on one's own turn,
-  and a Casual bot takes the seat for the rest of the series; the player may reclaim it
-  at a casual table.
+  timeout (Conduct). Two timeouts in a row, a timeout while they have no socket open at
+  the table, or 60 s disconnected on one's own turn, and a Casual bot takes the seat for
+  the rest of the series; the player may reclaim it at a casual table. The others are
+  shown that instant in advance (selectors.takeover_deadline).
 - The molodka has no clock (R11 is optional): only the seat on turn is timed.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -40,6 +42,8 @@ from games.selectors import (
 )
 from games.services import finish, locks, publish, schedule
 from games.services.locks import Locked
+
+logger = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_ABANDON = 2
 TAKEOVER_LEVEL = "casual"
@@ -129,6 +133,16 @@ def hand_seats_to_bots(user_id: int, reason: str = Conduct.Reason.SUSPENDED) -> 
             take_over_locked(Locked(table, series, game), position, reason)
             done.append(table_id)
     return done
+
+
+def is_away(table_id: int, user_id: int) -> bool:
+    """Whether the person has no socket open at the table (presence). False when presence
+    does not answer: an unreadable Redis never costs anyone their seat."""
+    try:
+        return presence_store.absent_since(table_id, user_id) is not None
+    except Exception:  # noqa: BLE001 - presence is advisory
+        logger.exception("presence: could not read who is away at table %s", table_id)
+        return False
 
 
 def abandon_if_disconnected(game_id: int, expected_version: int,

@@ -295,4 +295,9 @@ def play_timeout(game_id: int, expected_version: int) -> int | None:
         occupant.save(update_fields=["timeouts_in_row"])
         if occupant.timeouts_in_row >= clock.TIMEOUTS_BEFORE_ABANDON:
             clock.take_over_locked(locked, seat, Conduct.Reason.TIMEOUTS)
+        elif clock.is_away(series.table_id, user_id):
+            # Nobody is there to play the next turn either: the bot takes the seat now
+            # rather than cost the others another whole clock (the instant the others
+            # were shown: selectors.takeover_deadline).
+            clock.take_over_locked(locked, seat, Conduct.Reason.DISCONNECT)
         return version

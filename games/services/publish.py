@@ -26,6 +26,7 @@ from typing import Any
 from games import engine
 from games.events import Message
 from games.models import Table
+from games.selectors import read_takeover
 
 LOBBY_GROUP = "lobby"
 
@@ -83,20 +84,23 @@ def game_changed(game: Any, state: engine.GameState,
                  whole_history: bool = False) -> Callable[[], list[Message]]:
     """What makes each seat's and the spectators' view of ``state`` at the game's
     current version: call it after commit, where the turn's deadline is read as stored
-    (it may be set after the move) and the views are made outside the table's locks.
+    (it may be set after the move), with when a bot takes over the seat on turn if its
+    person is away, and the views are made outside the table's locks.
     ``whole_history``: the new state does not extend the previous one by one action (a
     test position set in place of the game)."""
     table_id, game_id, version = game.series.table_id, game.pk, game.version
 
     def make() -> list[Message]:
         deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
+        # Whether the person now on turn is away, read after the commit like the deadline.
+        takeover = read_takeover(game, game.series)
         start = 0 if whole_history else engine.last_action_history_start(state)
         seat_views, public = game_views(state, start)
         made = [(seat_group(table_id, position),
-                 _event(game_id, version, view, start, deadline))
+                 _event(game_id, version, view, start, deadline, takeover))
                 for position, view in enumerate(seat_views)]
         made.append((public_group(table_id),
-                     _event(game_id, version, public, start, deadline)))
+                     _event(game_id, version, public, start, deadline, takeover)))
         if public["game_over"]:
             made += table_changed(table_id)
         return made
@@ -105,13 +109,13 @@ def game_changed(game: Any, state: engine.GameState,
 
 
 def _event(game_id: int, version: int, view: dict[str, Any], start: int,
-           deadline: str | None) -> dict[str, Any]:
+           deadline: str | None, takeover: dict[str, Any] | None) -> dict[str, Any]:
     """A ``table.event`` carrying the view without its history, and the history's entries
     from ``start`` on (games/WEBSOCKET.md, "Versions"), which ``view`` holds (made with
     ``history_from=start``): an event's size does not grow with the game."""
     return {"type": "table.event", "game_id": game_id, "version": version, "view": view,
             "history_from": start, "history_added": view.pop("history"),
-            "turn_deadline": deadline}
+            "turn_deadline": deadline, "takeover": takeover}
 
 
 def chat(table_id: int, message: dict[str, Any]) -> Message:

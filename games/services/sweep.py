@@ -62,7 +62,10 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
                  .distinct().values_list("id", "version")[:BATCH])
     for game_id, version in with_bots:
         done["bots"] += play.play_bot_turn(game_id, version) is not None
-    done["abandoned_seats"] = _abandon_absentees(idle, now)
+    # Absentees at clocked tables too: the grace may end before the clock does.
+    done["abandoned_seats"] = _abandon_absentees(
+        Game.objects.filter(status=Game.Status.PLAYING, paused=False,
+                            series__status=Series.Status.PLAYING), now)
     next_stall = now - STALL_GRACE - timedelta(seconds=game_settings.NEXT_GAME_DELAY_SECONDS)
     waiting = (Series.objects.filter(status=Series.Status.PLAYING)
                .annotate(last=Max("games__number"))

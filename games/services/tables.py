@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from games import events
 from games.errors import (
     InvalidRequestError,
@@ -81,18 +82,28 @@ def _require_user(user: User | None) -> User:
     return user
 
 
+def _require_may_play_ranked(user: User) -> None:
+    """Ranked play needs an account with a verified address; a guest is told to sign up."""
+    if guests.is_guest(user):
+        raise PermissionDeniedError(guests.refusal("ranked"))
+    if not _has_verified_email(user):
+        raise PermissionDeniedError(_("Verify your email address to play ranked."))
+
+
 def _has_verified_email(user: User) -> bool:
     from allauth.account.models import EmailAddress
 
     return EmailAddress.objects.filter(user=user, verified=True).exists()
 
 
-def create_table(owner: User, settings: TableSettings) -> Table:
-    """Create a table with four empty seats; the owner does not sit automatically."""
+def create_table(owner: User, settings: TableSettings, *, owner_sits: bool = False) -> Table:
+    """Create a table with four empty seats; ``owner_sits``: the owner takes seat 0 in
+    the same transaction (the create page's default), so that a refusal to seat them
+    (a suspension) creates nothing either."""
     owner = _require_user(owner)
     clean = validate_settings(settings)
-    if clean.kind == Table.Kind.RANKED and not _has_verified_email(owner):
-        raise PermissionDeniedError(_("Verify your email address to play ranked."))
+    if clean.kind == Table.Kind.RANKED:
+        _require_may_play_ranked(owner)
     with transaction.atomic():
         table = Table.objects.create(
             owner=owner, name=clean.name, kind=clean.kind, visibility=clean.visibility,
@@ -102,6 +113,8 @@ def create_table(owner: User, settings: TableSettings) -> Table:
         )
         Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(4))
         events.send_events_on_commit(partial(publish.table_changed, table.pk))
+        if owner_sits:
+            take_seat(table.pk, owner, 0)
     return table
 
 
@@ -135,8 +148,8 @@ def take_seat(table_id: int, user: User, position: int) -> Seat:
     with transaction.atomic():
         table = lock_table(table_id)
         _require_open(table)
-        if table.kind == Table.Kind.RANKED and not _has_verified_email(user):
-            raise PermissionDeniedError(_("Verify your email address to play ranked."))
+        if table.kind == Table.Kind.RANKED:
+            _require_may_play_ranked(user)
         policy().check_seat(user, table)  # a suspension, a private table's owner's block
         seats = _seats(table)
         target = seats[position]

@@ -23,6 +23,9 @@ from games.tournaments.models import (
 )
 
 PAGE = 50
+# A match's result as a director may set it: outcome, side A's and side B's loss points,
+# forfeit.
+ResultFigures = tuple[str, int, int, bool]
 
 
 def clubs(query: str = "") -> QuerySet[Club]:
@@ -67,8 +70,11 @@ def tournaments_by_state(club: Club) -> dict[str, list[Tournament]]:
     }
 
 
-def results_of(tournament: Tournament) -> list[standings.MatchResult]:
-    """Every finished match as the standings see it."""
+def results_of(tournament: Tournament, replace: dict[int, ResultFigures] | None = None
+               ) -> list[standings.MatchResult]:
+    """Every finished match as the standings see it; ``replace`` (match id → outcome,
+    loss points A and B, forfeit) shows the standings a correction would give."""
+    replace = replace or {}
     out = []
     matches = (Match.objects.filter(round__tournament=tournament,
                                     status=Match.Status.FINISHED)
@@ -77,12 +83,13 @@ def results_of(tournament: Tournament) -> list[standings.MatchResult]:
         sides: dict[str, list[MatchSide]] = {"A": [], "B": []}
         for side in sorted(match.sides.all(), key=lambda s: (s.side, s.slot)):
             sides[side.side].append(side)
+        outcome, loss_a, loss_b, forfeit = replace.get(
+            match.pk, (match.outcome or "none", match.loss_a, match.loss_b, match.forfeit))
         out.append(standings.MatchResult(
             round=match.round.number,
             side_a=tuple(s.entry_id for s in sides["A"]),
             side_b=tuple(s.entry_id for s in sides["B"]),
-            outcome=match.outcome or "none", loss_a=match.loss_a, loss_b=match.loss_b,
-            forfeit=match.forfeit))
+            outcome=outcome, loss_a=loss_a, loss_b=loss_b, forfeit=forfeit))
     return out
 
 
@@ -99,9 +106,11 @@ def rounds_completed(tournament: Tournament) -> int:
     return tournament.round_set.filter(status=Round.Status.FINISHED).count()
 
 
-def standings_of(tournament: Tournament) -> list[standings.Row]:
-    """The standings, recomputed from the stored results."""
-    return standings.compute(entry_infos(tournament), results_of(tournament),
+def standings_of(tournament: Tournament, replace: dict[int, ResultFigures] | None = None
+                 ) -> list[standings.Row]:
+    """The standings, recomputed from the stored results (with ``replace``: as they
+    would be with those matches' results instead)."""
+    return standings.compute(entry_infos(tournament), results_of(tournament, replace),
                              rounds_completed(tournament), tournament.seed)
 
 

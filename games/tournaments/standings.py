@@ -10,7 +10,8 @@ Order, each step only between entries still tied by the steps before:
 2. **Buchholz**: for each completed round, the mean match points of the round's
    opponents (one in a pairs event, two in an individual one);
 3. **head-to-head**: match points scored in the matches against the other entries of
-   the tied group (a match counts when any of its opponents is in the group);
+   the tied group (a match counts when any of its opponents is in the group), forfeits
+   included: a forfeit win scores its 2 points here too;
 4. **loss-point difference**: over matches played, the opponents' loss points minus
    one's own (loss points are bad, R16, so higher is better);
 5. **Sonneborn–Berger**: over matches played, the opponents' mean match points times
@@ -181,9 +182,11 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
         group = {r.entry.id for r in ordered[start:end]}
         if len(group) > 1:
             for row in ordered[start:end]:
+                # Every match against the group scores, forfeits included: a forfeit
+                # win is match points like any other (step 3 above).
                 row.head_to_head = sum(
                     result.points(side) for result, side, other in met[row.entry.id]
-                    if result.played and group & set(other))
+                    if group & set(other))
         start = end
     ordered.sort(key=lambda r: (r.entry.disqualified, tuple(-_num(k) for k in r.key)))
     place = 0

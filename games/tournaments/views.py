@@ -22,7 +22,7 @@ from games.errors import ServiceError
 from games.tournaments import forms, permissions, selectors
 from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
 from games.tournaments.services import clubs as club_service
-from games.tournaments.services import director, events, rounds
+from games.tournaments.services import corrections, director, events, rounds
 from kozel_site import ids
 
 # --- clubs ----------------------------------------------------------------------------
@@ -311,9 +311,43 @@ tournament_withdraw = _tournament_action(_withdraw)
 tournament_checkin = _tournament_action(_checkin)
 
 
-def _director(request: AuthenticatedHttpRequest, t: Tournament) -> str:
+def _director(request: AuthenticatedHttpRequest, t: Tournament) -> str | HttpResponse:
     action = str(request.POST.get("action", ""))
+    if action == "correct" and not request.POST.get("confirm"):
+        return _correction_preview(request, t)
     return director.perform(t.pk, request.user, action, request.POST)
+
+
+def result_text(outcome: str, loss_a: int, loss_b: int, forfeit: bool) -> str:
+    """A result in words, saying that the figures are loss points."""
+    won = {"A": _("Side A won"), "B": _("Side B won"), "tie": _("Tie"),
+           "none": _("Both sides forfeited")}.get(outcome, outcome)
+    if outcome == "none":
+        return str(won)
+    if forfeit:
+        return _("%(result)s by forfeit") % {"result": won}
+    return _("%(result)s · loss points A %(a)s, B %(b)s") % {"result": won, "a": loss_a,
+                                                            "b": loss_b}
+
+
+def _correction_preview(request: AuthenticatedHttpRequest, t: Tournament) -> HttpResponse:
+    """The first step of a correction: what it changes in the standings, and the button
+    that confirms it (the second POST, with the preview's token)."""
+    preview = corrections.preview(t.pk, request.user, request.POST)
+    match = preview.match
+    sides = {"A": [], "B": []}  # type: dict[str, list[str]]
+    for side in match.sides.select_related("entry").order_by("side", "slot"):
+        sides[side.side].append(side.entry.name)
+    outcome, loss_a, loss_b, forfeit = preview.figures
+    return render(request, "tournaments/correct_confirm.html", {
+        "tournament": t, "match": match, "reason": preview.reason,
+        "side_a": " & ".join(sides["A"]), "side_b": " & ".join(sides["B"]),
+        "now_text": result_text(match.outcome, match.loss_a, match.loss_b, match.forfeit),
+        "after_text": result_text(*preview.figures),
+        "outcome": outcome, "loss_a": loss_a, "loss_b": loss_b, "forfeit": forfeit,
+        "restores_played": preview.restores_played, "token": preview.token,
+        "tables": [(_("Standings now"), preview.before),
+                   (_("Standings after the correction"), preview.after)]})
 
 
 tournament_director = _tournament_action(_director)

@@ -58,6 +58,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Development without KOZEL_SITE_URL: e-mails link to the address the site is used at.
+    "kozel_site.site_url.RememberOriginMiddleware",
     # A signed-in user's pages speak the profile's language.
     "accounts.language.PreferredLanguageMiddleware",
     # A suspended account sees only its notice and the appeal form.
@@ -200,6 +202,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
                     "schedule": env_float("KOZEL_QUEUE_MATCH_SECONDS", 2.0, minimum=0.5)},
     # Rates finished series whose rate_series_task was lost.
     "ratings-sweep": {"task": "ratings.sweep", "schedule": 60.0},
+    # Removes guests nobody used for KOZEL_GUEST_MAX_AGE_DAYS (accounts/guests.py).
+    "guests-purge": {"task": "accounts.purge_guests", "schedule": 3600.0},
     # Abandonment escalation for ranked series whose task was lost (idempotent).
     "moderation-sweep": {"task": "moderation.sweep", "schedule": 60.0},
     # Tournaments: scheduled starts, check-in deadlines, round time limits and rounds due
@@ -240,6 +244,11 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
 }
 LOGIN_REDIRECT_URL = "/"
+# Guests (accounts/guests.py): "Play now" without an account. At most this many new
+# guests per client address an hour; a guest that never played is deleted this many days
+# after its last visit.
+KOZEL_GUEST_CREATIONS_PER_HOUR = env_int("KOZEL_GUEST_CREATIONS_PER_HOUR", 10, minimum=1)
+KOZEL_GUEST_MAX_AGE_DAYS = env_int("KOZEL_GUEST_MAX_AGE_DAYS", 7, minimum=1)
 LOGIN_URL = "account_login"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -257,6 +266,12 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Where e-mails and notifications link to (kozel_site/site_url.py): scheme and host, e.g.
+# https://kozel.example. Production requires it; development derives it when unset.
+KOZEL_SITE_URL = (env_str("KOZEL_SITE_URL", "") or "").strip().rstrip("/")
+KOZEL_SITE_URL_REQUIRED = False
+# The name every e-mail's subject begins with.
+KOZEL_SITE_NAME = env_str("KOZEL_SITE_NAME", "Kozel") or "Kozel"
 
 # --- I18n, static ------------------------------------------------------------
 # English is the source language. Each language is named in itself (the footer's switcher

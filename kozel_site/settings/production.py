@@ -67,3 +67,5 @@ STORAGES = {
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 WHITENOISE_USE_FINDERS = False
 WHITENOISE_AUTOREFRESH = False
+# E-mails and notifications need the site's real address (system check kozel.E020).
+KOZEL_SITE_URL_REQUIRED = True

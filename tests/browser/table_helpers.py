@@ -21,10 +21,12 @@ SCREENSHOTS = REPO_ROOT / ".run" / "screenshots"
 TABLE_URL = re.compile(r"/table/(\d+)/$")
 
 
-def create_table(page: Page, name: str = "Test table") -> int:
-    """Create a casual public table through the lobby form; return its id."""
+def create_table(page: Page, name: str = "Test table", sit: bool = False) -> int:
+    """Create a casual public table through the lobby form; return its id. ``sit``: the
+    creator takes seat 0 (the form's default; the tests seat people themselves)."""
     page.goto("/tables/new/")
     page.get_by_label("Name").fill(name)
+    page.get_by_label("Take a seat myself").set_checked(sit)
     page.get_by_role("button", name="Create table").click()
     expect(page).to_have_url(TABLE_URL)
     match = TABLE_URL.search(page.url)

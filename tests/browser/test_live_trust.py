@@ -96,7 +96,13 @@ def test_play_again_clears_the_last_series_and_shows_the_new_game(
     series_end = page.get_by_role("dialog", name="Series over")
     expect(series_end).to_be_visible(timeout=60_000)
     summary = page.get_by_role("dialog", name="Game summary")
-    expect(summary).to_be_visible()  # the last game's summary is up beside the goat
+    # The series card comes first; the last game's summary is one click away from it.
+    expect(summary).to_be_hidden()
+    series_end.get_by_role("button", name="Last game's summary").click()
+    expect(summary).to_be_visible()
+    expect(series_end).to_be_hidden()
+    summary.get_by_role("button", name="Back to the series result").click()
+    expect(series_end).to_be_visible()
     old_game = page.locator("#kz-table").get_attribute("data-game-id")
     # Slow the bots down so that the new series is still on its first game when we look.
     settings.KOZEL_BOT_DELAY_SECONDS = 1.0

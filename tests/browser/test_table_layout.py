@@ -143,12 +143,14 @@ def test_end_of_series_shows_the_goat_and_play_again(live_site, new_context, dja
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     owner = new_context(user=users[0]).new_page()
     guest = new_context(user=users[1], viewport={"width": 375, "height": 812}).new_page()
-    for page in (owner, guest):
+    # Each reads their own side: the owner (team A) won, the guest (team B) is the goat.
+    for page, title in ((owner, "You won the series!"), (guest, "You are the goat, with eggs!")):
         page.goto(f"/table/{table.pk}/")
         th.wait_ready(page)
         card = page.get_by_role("dialog", name="Series over")
         expect(card).to_be_visible()
-        expect(card).to_contain_text("Team B are the goats with eggs!")
+        expect(card.locator(".goat-title")).to_have_text(title)
+        expect(card).to_contain_text("goats with eggs (R17)")
         expect(card.get_by_role("img", name="A goat")).to_be_visible()
     expect(owner.get_by_role("button", name="Play again")).to_be_visible()
     expect(guest.get_by_role("button", name="Play again")).to_have_count(0)

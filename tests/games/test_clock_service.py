@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engine
+from games import engine, presence
 from games.errors import InvalidRequestError, NotYourSeatError, PermissionDeniedError
 from games.models import Conduct, Game, Move, Series
 from games.services import absence, clock, locks, play, tables
@@ -30,6 +30,16 @@ def clocked(cast):
     return table, series, current_game(series)
 
 
+@pytest.fixture
+def clocked_here(clocked):
+    """``clocked`` with every player's table open (a socket each): a player who is
+    there keeps the whole clock and the two-timeouts rule."""
+    table, series, game = clocked
+    for position, user in users_by_position(series).items():
+        presence.touch(table.pk, f"here-{position}", user.pk)
+    return clocked
+
+
 def expire(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
 
@@ -47,8 +57,8 @@ def test_no_clock_no_deadline(cast, full_table):
     assert game.turn_deadline is None and game.turn_started_at is not None
 
 
-def test_timeout_plays_for_the_player_and_records_a_strike(clocked):
-    table, series, game = clocked
+def test_timeout_plays_for_the_player_and_records_a_strike(clocked_here):
+    table, series, game = clocked_here
     seat = state_of(game).turn
     expire(game)
     assert play.play_timeout(game.pk, 0) == 1
@@ -58,8 +68,8 @@ def test_timeout_plays_for_the_player_and_records_a_strike(clocked):
     assert (strike.kind, strike.position) == ("timeout", seat)
 
 
-def test_late_or_duplicate_timeout_changes_nothing(clocked):
-    table, series, game = clocked
+def test_late_or_duplicate_timeout_changes_nothing(clocked_here):
+    table, series, game = clocked_here
     expire(game)
     assert play.play_timeout(game.pk, 0) == 1
     assert play.play_timeout(game.pk, 0) is None  # duplicate: the version moved on
@@ -72,8 +82,8 @@ def test_early_timeout_does_nothing(clocked):
     assert Move.objects.filter(game=game).count() == 0
 
 
-def test_acting_in_time_clears_the_run_of_timeouts(clocked):
-    table, series, game = clocked
+def test_acting_in_time_clears_the_run_of_timeouts(clocked_here):
+    table, series, game = clocked_here
     users = users_by_position(series)
     expire(game)
     play.play_timeout(game.pk, 0)
@@ -83,8 +93,8 @@ def test_acting_in_time_clears_the_run_of_timeouts(clocked):
     assert roster_entry(series, seat).timeouts_in_row == 0
 
 
-def test_two_timeouts_in_a_row_hand_the_seat_to_a_casual_bot(clocked):
-    table, series, game = clocked
+def test_two_timeouts_in_a_row_hand_the_seat_to_a_casual_bot(clocked_here):
+    table, series, game = clocked_here
     victim = state_of(game).turn
     # Make the same seat time out twice: after its first timeout, replay until it is
     # on turn again, every other seat acting in time.
@@ -192,3 +202,51 @@ def test_a_seat_left_at_a_ranked_table_is_not_reclaimed(clocked):
     with pytest.raises(PermissionDeniedError, match="ranked"):
         clock.reclaim_seat(table.pk, user)
     assert roster_entry(series, victim).away_user_id == user.pk
+
+
+def test_away_players_first_timeout_hands_the_seat_to_a_bot(clocked_here):
+    """An absent player costs the others one clock, not two: at their first timeout the
+    server plays for them and a Casual bot takes the seat (a connected player keeps the
+    two-timeouts rule, above)."""
+    table, series, game = clocked_here
+    victim = state_of(game).turn
+    user = users_by_position(series)[victim]
+    presence.drop(table.pk, f"here-{victim}", user.pk)  # their page closed
+    expire(game)
+    assert play.play_timeout(game.pk, 0) == 1
+    entry = roster_entry(series, victim)
+    assert (entry.bot_level, entry.user_id, entry.away_user_id) == ("casual", None, user.pk)
+    assert Conduct.objects.filter(kind="timeout", position=victim).count() == 1
+    assert Conduct.objects.filter(kind="abandon", reason="disconnect",
+                                  position=victim).count() == 1
+
+
+def test_the_takeover_instant_is_the_absent_players_first_timeout(clocked_here):
+    """What the others are shown (selectors.takeover_deadline): at a clocked table the
+    turn's deadline, when that comes before the 60 s grace; nothing while they are here."""
+    from games.selectors import read_takeover
+
+    table, series, game = clocked_here
+    game = Game.objects.select_related("series").get(pk=game.pk)
+    victim = state_of(game).turn
+    assert read_takeover(game, game.series) is None  # everyone is here
+    presence.drop(table.pk, f"here-{victim}", users_by_position(series)[victim].pk)
+    shown = read_takeover(game, game.series)
+    assert shown == {"seat": victim, "at": game.turn_deadline.isoformat()}
+
+
+def test_without_a_clock_the_takeover_comes_60_s_after_leaving_on_ones_turn(cast, full_table):
+    from games.selectors import takeover_deadline
+
+    series = series_service.start_series(full_table.pk, cast.alice)
+    game = Game.objects.select_related("series").get(pk=current_game(series).pk)
+    victim = state_of(game).turn
+    user_id = users_by_position(series)[victim].pk
+    started = game.turn_started_at.timestamp()
+    # Away since before the turn began: 60 s from the turn's start (the countdown runs
+    # only on one's own turn); away since later: 60 s from leaving.
+    assert takeover_deadline(game, game.series, {user_id: started - 100}).timestamp() \
+        == pytest.approx(started + 60)
+    assert takeover_deadline(game, game.series, {user_id: started + 5}).timestamp() \
+        == pytest.approx(started + 65)
+    assert takeover_deadline(game, game.series, {}) is None

@@ -124,7 +124,7 @@ class VersionedClient:
                 view = with_added_history(game["view"], frame)  # as table.js rebuilds it
                 assert view is not None
                 game.update(version=frame["version"], view=view,
-                            turn_deadline=frame["turn_deadline"])
+                            turn_deadline=frame["turn_deadline"], takeover=frame["takeover"])
             elif frame["version"] > game["version"]:
                 self.gaps.append((game["version"], frame["version"]))
                 self.resyncing = True

@@ -13,6 +13,7 @@ from games.models import Seat, Table
 from games.services import tables
 from games.services.tables import TableSettings
 from tests.games.conftest import make_user
+from tests.moderation.conftest import mona  # noqa: F401  (the fixture)
 
 
 def occupants(table):
@@ -27,6 +28,21 @@ def test_create_table_makes_four_empty_seats(cast):
     assert table.status == Table.Status.OPEN
     assert occupants(table) == [None, None, None, None]
     assert table.turn_seconds == 30 and table.series_target == 6
+
+
+def test_the_creator_may_sit_at_once(cast):
+    table = tables.create_table(cast.alice, TableSettings(name="Mine"), owner_sits=True)
+    assert occupants(table) == ["alice", None, None, None]
+
+
+def test_a_creator_who_may_not_sit_creates_nothing(cast, mona):  # noqa: F811
+    """Seating the creator is part of creating the table: refused, nothing is made."""
+    from accounts.moderation.services import sanctions
+
+    sanctions.suspend(mona, cast.bob, 3, "Threats in chat")
+    with pytest.raises(PermissionDeniedError, match="suspended"):
+        tables.create_table(cast.bob, TableSettings(name="Mine"), owner_sits=True)
+    assert not Table.objects.filter(name="Mine").exists()
 
 
 @pytest.mark.parametrize("settings_kwargs, message", [

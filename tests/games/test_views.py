@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
 from games.models import Game, Seat, Series, Table
@@ -87,10 +88,17 @@ def test_signed_out_spectator_gets_a_sign_in_link_instead_of_a_chat_input(client
 
 
 def test_private_table_needs_the_invite_link(client, cast):
-    table = tables.create_table(cast.alice, tables.TableSettings(name="p", visibility="private"))
+    table = tables.create_table(cast.alice, tables.TableSettings(name="secret",
+                                                                  visibility="private"))
     client.force_login(cast.charlie)
-    assert client.get(f"/table/{table.pk}/").status_code == 404
-    assert client.get("/t/not-a-token/").status_code == 404
+    refused = client.get(f"/table/{table.pk}/")
+    # A page that says why and what to do, never a bare or a debug "not found".
+    assert refused.status_code == 403
+    assert "ask a player for an invite link" in refused.content.decode()
+    assert "secret" not in refused.content.decode()  # nothing of the table itself
+    invalid = client.get("/t/not-a-token/")
+    assert invalid.status_code == 404
+    assert "This invite link is not valid" in invalid.content.decode()
     response = client.get(f"/t/{table.invite_token}/")
     assert response.status_code == 302
     assert client.get(f"/table/{table.pk}/").status_code == 200
@@ -156,3 +164,37 @@ def test_unknown_ids_are_404(client, db, url):
 def test_game_model_str(cast, full_table):
     series = series_service.start_series(full_table.pk, cast.alice)
     assert str(Game.objects.get()) == f"Game 1 of series {series.pk}"
+
+
+@override_settings(DEBUG=True)
+def test_a_private_table_without_its_link_is_explained_even_with_debug_on(client, cast):
+    """With DEBUG on, Django answers a bare Http404 with its technical page listing every
+    URL pattern: a private table must answer with the site's own page instead."""
+    table = tables.create_table(cast.alice, tables.TableSettings(name="p", visibility="private"))
+    for path in (f"/table/{table.pk}/", "/t/not-a-token/"):
+        html = client.get(path).content.decode()
+        assert "URLconf" not in html and "Using the URLconf" not in html
+        assert 'class="private-table"' in html
+
+
+def test_the_create_page_seats_its_creator(client, cast):
+    client.force_login(cast.alice)
+    response = client.post("/tables/new/", {"name": "Mine", "visibility": "public",
+                                            "series_target": "12", "turn_seconds": "",
+                                            "sit": "on"})
+    table = Table.objects.get(name="Mine")
+    assert response.status_code == 302
+    assert [s.user_id for s in Seat.objects.filter(table=table).order_by("position")] == \
+        [cast.alice.pk, None, None, None]
+
+
+def test_every_table_page_has_a_share_link(client, cast):
+    public = tables.create_table(cast.alice, tables.TableSettings(name="open"))
+    private = tables.create_table(cast.alice, tables.TableSettings(name="own",
+                                                                    visibility="private"))
+    client.force_login(cast.bob)  # anyone at a public table may pass its address on
+    assert f'value="http://testserver/table/{public.pk}/"' in \
+        client.get(f"/table/{public.pk}/").content.decode()
+    client.force_login(cast.alice)  # a private table's owner hands out the invite link
+    assert f'value="http://testserver/t/{private.invite_token}/"' in \
+        client.get(f"/table/{private.pk}/").content.decode()

@@ -153,3 +153,23 @@ def test_sweep_ignores_people_thinking_at_a_table_without_bots(cast, full_table)
     assert sweep.sweep() == {"timeouts": 0, "bots": 0, "next_games": 0,
                              "abandoned_seats": 0, "closed_tables": 0,
                              "presence_reaped": 0, "reannounced": 0}
+
+
+def test_sweep_hands_an_absent_players_turn_to_a_bot_before_a_longer_clock_runs_out(
+        cast, full_table):
+    """The instant the others are shown is the earlier of the turn's timeout and the 60 s
+    grace (selectors.takeover_deadline): with a clock longer than the grace, the sweep
+    keeps that promise too."""
+    from games.services import absence
+    from tests.games.helpers import roster_entry, users_by_position
+
+    series = series_service.start_series(full_table.pk, cast.alice)
+    game = current_game(series)
+    far = timezone.now() + timedelta(minutes=10)  # a clock that runs out long after
+    Game.objects.filter(pk=game.pk).update(turn_deadline=far)
+    seat = state_of(game).turn
+    user = users_by_position(series)[seat]
+    absence.connected(full_table.pk, "conn-1", user)
+    absence.disconnected(full_table.pk, "conn-1", user)
+    assert sweep.sweep(timezone.now() + timedelta(seconds=61))["abandoned_seats"] == 1
+    assert roster_entry(series, seat).bot_level == "casual"

@@ -104,6 +104,7 @@ def pages(site) -> list[tuple[str, object]]:  # (url, who is signed in)
         ("/account/delete/", "alice"), ("/accounts/email/", "alice"),
         ("/accounts/password/change/", "alice"), ("/accounts/logout/", "alice"),
         ("/@/alice", "alice"), ("/leaderboard/", "alice"),
+        ("/learn/", None), ("/learn/card-order/", None), ("/learn/eggs-and-series/", None),
     ]
 
 

@@ -30,10 +30,11 @@ def test_round_start_email_in_each_players_language(club_cast,  # noqa: F811
     sent = {message.to[0]: message for message in mail.outbox}
     assert set(sent) == {russian.email, english.email}
     ru, en = sent[russian.email], sent[english.email]
-    assert ru.subject == "Friday Cup: начался тур 1"
+    assert ru.subject == "Kozel: Начался тур 1 турнира Friday Cup"
     assert ru.body.startswith("Здравствуйте, p00!") and "Удачи!" in ru.body
+    assert "Ваш стол:" in ru.body
     assert f"/tournament/{t.pk}/" in ru.body
-    assert en.subject == "Friday Cup: round 1 has started"
+    assert en.subject == "Kozel: Round 1 of Friday Cup has started"
     assert en.body.startswith("Hello p01,") and f"/tournament/{t.pk}/" in en.body
 
 
@@ -48,9 +49,9 @@ def test_invitation_email_in_each_recipients_language_with_its_unsubscribe_link(
         invites.invite(cast.carol, "dan")
     sent = {message.to[0]: message for message in mail.outbox}
     ru, en = sent[cast.bob.email], sent[cast.dan.email]
-    assert ru.subject.startswith("carol приглашает вас за свой стол")
+    assert ru.subject.startswith("Kozel: carol приглашает вас за свой стол")
     assert ru.body.startswith("Здравствуйте, bob!") and "отпишитесь здесь" in ru.body
-    assert en.subject.startswith("carol invites you to their table")
+    assert en.subject.startswith("Kozel: carol invites you to their table")
     assert en.body.startswith("Hello dan,") and "unsubscribe here" in en.body
     for message in (ru, en):
         link = next(line for line in message.body.splitlines() if "/unsubscribe/" in line)
@@ -72,7 +73,7 @@ def test_a_moderators_message_is_stored_as_its_kind_and_read_in_the_readers_lang
     with translation.override("en"):
         assert notify.text_of(note) == "A moderator's message: Warning: Mind your language"
     (message,) = mail.outbox
-    assert message.subject == "Сообщение модератора: Предупреждение: Mind your language"
+    assert message.subject == "Kozel: Сообщение модератора: Предупреждение: Mind your language"
     assert "/notifications/unsubscribe/" in message.body
 
 

@@ -60,14 +60,20 @@ def test_bots_fill_the_table_after_the_wait_only_for_people_who_allow_them():
     # Someone who does not allow bots is never seated with one.
     (m,) = plan([w(1, 31, bots=True), w(2, 20), w(3, 10, bots=True)])
     assert sorted(m.people) == [1, 3] and 2 not in m.people
-    # One person alone is not a quick match with people.
-    assert plan([w(1, 300, bots=True)]) == []
+    # A lone person is seated with three bots once their wait is over (R1: a bot partners
+    # them); a site that asks for two people keeps them waiting.
+    assert plan([w(1, 29, bots=True)]) == []
+    (m,) = plan([w(1, 31, bots=True)])
+    assert m.people == [1] and m.positions.count(None) == 3
+    assert plan([w(1, 300, bots=True)], min_people=2) == []
 
 
 def test_full_tables_come_before_bot_tables():
     entries = [w(1, 100, bots=True), w(2, 90), w(3, 80), w(4, 70), w(5, 60, bots=True)]
     matches = plan(entries)
-    assert [sorted(m.people) for m in matches] == [[1, 2, 3, 4]]
+    # 1 allows bots but four people make a table; 5, left alone after the wait, gets bots.
+    assert [sorted(m.people) for m in matches] == [[1, 2, 3, 4], [5]]
+    assert matches[1].positions.count(None) == 3
 
 
 def test_pairs_sit_opposite_and_mix_with_solos():

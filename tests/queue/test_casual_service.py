@@ -216,3 +216,51 @@ def test_concurrent_joins_and_two_matchers_never_seat_anyone_twice():
     seats = list(Seat.objects.filter(table_id__in=made).values_list("user_id", flat=True))
     assert sorted(seats) == sorted(u.pk for u in people), "each person exactly once"
     assert Seat.objects.filter(user__in=people).count() == 12, "and at no other table"
+
+
+def test_a_lone_person_gets_three_bots_once_the_wait_is_over(eight):
+    alone = eight[0]
+    casual.join_casual(alone, BOTS)
+    assert casual.match_casual_queue() == [], "not before the wait"
+    QueueEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=31))
+    (table_id,) = casual.match_casual_queue()
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
+    assert [s.user_id for s in seats if s.user_id] == [alone.pk]
+    assert [s.bot_level for s in seats if s.is_bot] == ["beginner"] * 3
+    assert QueueEntry.objects.get(user=alone).table_id == table_id
+
+
+def test_a_site_that_asks_for_two_people_keeps_a_lone_person_waiting(eight, settings):
+    settings.KOZEL_QUEUE = {"CASUAL_MIN_PEOPLE": 2}
+    casual.join_casual(eight[0], BOTS)
+    QueueEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=300))
+    assert casual.match_casual_queue() == []
+    assert QueueEntry.objects.get(user=eight[0]).status == "waiting"
+
+
+def test_play_with_bots_now_seats_you_at_once_with_your_preferences(eight):
+    alone = eight[0]
+    with pytest.raises(TableStateError, match="not waiting"):
+        casual.play_with_bots_now(alone)
+    casual.join_casual(alone, casual.Preferences(turn_seconds=60, target=6))  # no bots asked
+    table = casual.play_with_bots_now(alone)
+    assert (table.kind, table.turn_seconds, table.series_target) == ("casual", 60, 6)
+    seats = seated(table.pk)
+    assert [uid for uid in seats.values() if uid] == [alone.pk]
+    assert Seat.objects.filter(table=table, user=None).count() == 3
+    assert Series.objects.get(table=table).status == Series.Status.PLAYING
+    entry = QueueEntry.objects.get(user=alone)
+    assert (entry.status, entry.table_id) == ("matched", table.pk)
+    with pytest.raises(TableStateError):
+        casual.play_with_bots_now(alone)  # once
+    assert casual.match_casual_queue() == []
+
+
+def test_play_with_bots_now_keeps_partners_together_opposite(eight):
+    a, b = eight[:2]
+    casual.accept_casual_invite(b, casual.invite_casual_partner(a, "k1").pk)
+    table = casual.play_with_bots_now(b)
+    positions = {uid: pos for pos, uid in seated(table.pk).items() if uid}
+    assert set(positions) == {a.pk, b.pk}
+    assert (positions[a.pk] - positions[b.pk]) % 4 == 2, "partners sit opposite (R1)"
+    assert set(QueueEntry.objects.values_list("status", flat=True)) == {"matched"}

@@ -67,3 +67,16 @@ def test_the_worker_never_seats_a_blocked_pair_together(celery_worker):
     assert not {people[0].pk, people[2].pk} <= seated, "the blocked pair sit apart"
     left = QueueEntry.objects.get(status="waiting", kind="casual")
     assert left.user_id in {people[0].pk, people[2].pk}
+
+
+def test_a_lone_person_gets_three_bots_from_the_worker_after_the_wait(celery_worker):
+    """The promise of "Play with people": alone, bots allowed, seated when the wait ends."""
+    (alone,) = make_users("cl", 1)
+    casual.join_casual(alone, casual.Preferences(allow_bots=True, bot_wait_seconds=60))
+    QueueEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=61))
+    match_queue_task.delay()  # what the beat does every ~2 s (the join's kick comes later)
+    (entry,) = wait_for(matched(1), 30, "the worker to seat a lone person with bots")
+    seats = list(Seat.objects.filter(table_id=entry.table_id))
+    assert [s.user_id for s in seats if s.user_id] == [alone.pk]
+    assert sum(1 for s in seats if s.is_bot) == 3
+    assert Series.objects.get(table_id=entry.table_id).status == Series.Status.PLAYING

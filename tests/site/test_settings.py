@@ -68,14 +68,26 @@ def test_production_refuses_to_start_without_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+PRODUCTION = {
+    "SECRET_KEY": "x9" * 32 + "-a-long-random-production-secret",
+    "DATABASE_URL": "sqlite:///" + str(ROOT / ".run/prod-check.db"),
+    "ALLOWED_HOSTS": "kozel.example",
+    "KOZEL_SITE_URL": "https://kozel.example",
+}
+
+
 def test_production_check_deploy_is_clean():
-    result = _django_check({
-        "SECRET_KEY": "x9" * 32 + "-a-long-random-production-secret",
-        "DATABASE_URL": "sqlite:///" + str(ROOT / ".run/prod-check.db"),
-        "ALLOWED_HOSTS": "kozel.example",
-    }, "--deploy", "--fail-level", "WARNING")
+    result = _django_check(PRODUCTION, "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_production_requires_the_site_address_for_its_emails():
+    """Without KOZEL_SITE_URL every e-mail's links would point nowhere (kozel.E020)."""
+    env = {k: v for k, v in PRODUCTION.items() if k != "KOZEL_SITE_URL"}
+    result = _django_check({**env, "KOZEL_SITE_URL": ""})
+    assert result.returncode != 0
+    assert "kozel.E020" in result.stdout + result.stderr
 
 
 def test_time_zone_is_utc_and_checks_pass(settings):

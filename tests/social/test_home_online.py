@@ -82,3 +82,13 @@ async def test_hidden_and_blocked_people_are_not_counted_nor_named_on_the_home_p
     assert (await db(home_as)(client, None))[:2] == (3, 1)
     await bob_table.close()
     await close_all(pages[0], pages[2])
+
+
+def test_online_now_counts_its_reader_before_their_page_socket_opens(cast, client):
+    """The home page is rendered before its own page socket connects: a signed-in reader
+    is online all the same (they are reading it), and an anonymous one is not counted."""
+    html = client.get("/").content.decode()
+    assert 'data-online="0"' in html
+    client.force_login(cast.alice)
+    assert 'data-online="1"' in client.get("/").content.decode()
+    assert 'data-online="1"' in client.get("/online-now/").content.decode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.social import invites, services
+from accounts.social import invites, notify, services
 from accounts.social.models import Notification, TableInvite
 from games.errors import (
     InvalidRequestError,
@@ -116,6 +116,7 @@ def test_an_invitation_to_a_table_whose_series_started_cannot_be_accepted(cast):
 
 def test_invite_accept_and_decline_through_the_pages(client, cast):
     services.follow(cast.alice, "bob")
+    notify.mark_read(cast.bob)  # "alice started following you": seen
     client.force_login(cast.alice)
     page = client.get("/friends/").content.decode()
     assert 'data-invite="bob"' in page
@@ -140,3 +141,24 @@ def test_invite_accept_and_decline_through_the_pages(client, cast):
     assert client.post("/friends/invite/", {"username": "carol", "table_id": "x1"}) \
         .status_code == 302
     assert TableInvite.objects.count() == 2
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline", "withdraw"])
+def test_an_answered_invitation_drops_the_invitees_badge(cast, answer, monkeypatch,
+                                                          django_capture_on_commit_callbacks):
+    """However the invitation is answered, its notification counts as read and every open
+    page of the invitee is told the new count (not only when they accept)."""
+    from games import events
+    from games.services.publish import user_pages_group
+
+    sent = invites.invite(cast.alice, "bob")
+    messages: list = []
+    monkeypatch.setattr(events, "send_events", lambda made: messages.extend(made))
+    with django_capture_on_commit_callbacks(execute=True):
+        if answer == "withdraw":
+            invites.withdraw(cast.alice, sent.pk)
+        else:
+            getattr(invites, answer)(cast.bob, sent.pk)
+    assert not Notification.objects.filter(user=cast.bob, read_at__isnull=True).exists()
+    to_bob = [m["frame"] for group, m in messages if group == user_pages_group(cast.bob.pk)]
+    assert {"type": "notifications.read", "unread": 0} in to_bob

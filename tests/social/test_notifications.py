@@ -48,7 +48,7 @@ def test_no_friend_table_notice_for_private_full_or_hidden_tables(cast):
     services.update_settings(cast.bob, {"hide_online": True})
     assert friend_table_task(public_table(cast.bob).pk) == 0, "hidden: nobody is told"
     assert friend_table_task(True) == 0 and friend_table_task("1") == 0
-    assert not Notification.objects.exists()
+    assert not Notification.objects.exclude(kind="follow").exists()
 
 
 def test_a_round_start_notifies_its_players(club_cast, django_capture_on_commit_callbacks):  # noqa: F811
@@ -58,7 +58,9 @@ def test_a_round_start_notifies_its_players(club_cast, django_capture_on_commit_
         act(t, club_cast.director, "start")
     notes = Notification.objects.filter(kind="round")
     assert sorted(n.user_id for n in notes) == sorted(p.pk for p in club_cast.players[:4])
-    assert notify.text_of(notes[0]) == "Round 1 of Friday Cup starts: your table is ready."
+    deadline = t.round_set.get(number=1).checkin_deadline.strftime("%H:%M:%S UTC")
+    assert notify.text_of(notes[0]) == (
+        f"Round 1 of Friday Cup starts: your table is ready. Check in by {deadline}.")
     assert notes[0].url == f"/tournament/{t.pk}/"
 
 
@@ -124,3 +126,28 @@ def test_email_only_when_opted_in_with_a_working_unsubscribe_link(client, cast,
     assert client.get(f"/notifications/unsubscribe/{forged}/").status_code == 400
     with pytest.raises(InvalidRequestError):
         notify.read_unsubscribe_token(None)
+
+
+def test_being_followed_notifies_once_while_unread(cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as pushed:
+        services.follow(cast.alice, "bob")
+    (note,) = Notification.objects.filter(user=cast.bob)
+    assert (note.kind, notify.text_of(note), note.url) == (
+        "follow", "alice started following you.", "/@/alice")
+    assert pushed  # live to bob's open pages, after commit
+    services.follow(cast.alice, "bob")  # following twice is one follow
+    services.unfollow(cast.alice, "bob")
+    services.follow(cast.alice, "bob")  # and again: still the one unread line
+    assert Notification.objects.filter(user=cast.bob, kind="follow").count() == 1
+    notify.mark_read(cast.bob)
+    services.unfollow(cast.alice, "bob")
+    services.follow(cast.alice, "bob")  # read by now: a new follow is news again
+    assert Notification.objects.filter(user=cast.bob, kind="follow").count() == 2
+    assert not Notification.objects.filter(user=cast.alice).exists()
+
+
+def test_nobody_is_notified_of_a_refused_follow(cast):
+    block(cast.bob, cast.mallory)
+    with pytest.raises(Exception):  # noqa: B017 - the refusal itself is tested elsewhere
+        services.follow(cast.mallory, "bob")
+    assert not Notification.objects.filter(user=cast.bob).exists()

@@ -7,7 +7,7 @@ from django.db import transaction
 from games.models import Series, Termination
 from games.services import finish, locks
 from games.tournaments.models import Entry, Match, Tournament
-from games.tournaments.services import director, events, rounds
+from games.tournaments.services import corrections, director, events, rounds
 
 
 def event(club_cast, fmt="swiss", **kw) -> Tournament:
@@ -37,6 +37,13 @@ def enter_players(t: Tournament, players, email_opt_in=False) -> list[Entry]:
 
 def act(t: Tournament, user, action: str, **data) -> str:
     return director.perform(t.pk, user, action, {k: str(v) for k, v in data.items()})
+
+
+def correct(t: Tournament, user, **data) -> str:
+    """A director's correction through both steps: look at the preview, then confirm."""
+    data = {k: str(v) for k, v in data.items()}
+    preview = corrections.preview(t.pk, user, data)
+    return director.perform(t.pk, user, "correct", {**data, "confirm": preview.token})
 
 
 def end_series(series_id: int, goat: str | None, loss_a: int, loss_b: int,

@@ -24,6 +24,7 @@ from games.tournaments.services import rounds
 from tests.tournaments.helpers import (
     act,
     check_in_everybody,
+    correct,
     end_series,
     enter_pairs,
     event,
@@ -131,8 +132,8 @@ def assert_matches(players, history, corrected):
 
 def _correct(t, director, match, outcome, loss_a, loss_b, reason="score sheet"):
     """The director's tool, then what the worker runs for the ratings hook."""
-    act(t, director, "correct", match_id=match.pk, outcome=outcome, loss_a=loss_a,
-        loss_b=loss_b, reason=reason)
+    correct(t, director, match_id=match.pk, outcome=outcome, loss_a=loss_a,
+            loss_b=loss_b, reason=reason)
     return tasks.rerate_series_task(match.series_id)
 
 
@@ -148,8 +149,8 @@ def test_correcting_a_rated_round_1_result_equals_a_recompute_with_the_corrected
     queued = []
     monkeypatch.setattr(tasks.rerate_series_task, "delay", queued.append)
     with django_capture_on_commit_callbacks(execute=True):
-        act(t, club_cast.director, "correct", match_id=first.pk, outcome="B", loss_a=12,
-            loss_b=4, reason="the score sheet was swapped")
+        correct(t, club_cast.director, match_id=first.pk, outcome="B", loss_a=12,
+                loss_b=4, reason="the score sheet was swapped")
     assert queued == [first.series_id], "the ratings reacted to the corrected series"
     assert tasks.rerate_series_task(first.series_id) is True
     assert_matches(players, history, {first.series_id: "B"})
@@ -196,10 +197,13 @@ def test_a_refused_correction_changes_no_rating(club_cast):
                  {"outcome": "B", "loss_a": 99, "loss_b": 1, "reason": "x"},
                  {"outcome": "B", "loss_a": 1, "loss_b": 1, "reason": ""}]:
         with pytest.raises(ServiceError):
-            act(t, club_cast.director, "correct", match_id=first.pk, **data)
+            correct(t, club_cast.director, match_id=first.pk, **data)
     with pytest.raises(ServiceError):
-        act(t, club_cast.member, "correct", match_id=first.pk, outcome="B", loss_a=1,
-            loss_b=2, reason="I say so")
+        correct(t, club_cast.member, match_id=first.pk, outcome="B", loss_a=12,
+                loss_b=2, reason="I say so")
+    with pytest.raises(ServiceError, match="Confirm"):  # no confirmation: nothing saved
+        act(t, club_cast.director, "correct", match_id=first.pk, outcome="B", loss_a=12,
+            loss_b=2, reason="score sheet")
     assert not Match.objects.get(pk=first.pk).corrected
     assert tasks.rerate_series_task(first.series_id) is True  # nothing corrected: same
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma")) == before
@@ -220,9 +224,14 @@ def test_the_directors_page_offers_the_finished_matches_to_correct(client, club_
         assert f'<option value="{match.pk}">Round {match.round.number} · #{match.number}:' \
             in form
     first = Match.objects.get(round__tournament=t, round__number=1, number=1)
-    response = client.post(f"/tournament/{t.pk}/director/", {
-        "action": "correct", "match_id": str(first.pk), "outcome": "tie", "loss_a": "6",
-        "loss_b": "6", "reason": "score sheet"})
+    form = {"action": "correct", "match_id": str(first.pk), "outcome": "tie", "loss_a": "6",
+            "loss_b": "6", "reason": "score sheet"}
+    preview = client.post(f"/tournament/{t.pk}/director/", form)
+    assert preview.status_code == 200  # the confirm step; nothing changed yet
+    first.refresh_from_db()
+    assert first.outcome == "A" and not first.corrected
+    response = client.post(f"/tournament/{t.pk}/director/",
+                           {**form, "forfeit": "0", "confirm": preview.context["token"]})
     assert response.status_code == 302
     first.refresh_from_db()
     assert first.outcome == "tie" and first.corrected

@@ -23,6 +23,7 @@ from games.tournaments.services import events, rounds
 from tests.tournaments.helpers import (
     act,
     check_in_everybody,
+    correct,
     end_series,
     enter_pairs,
     enter_players,
@@ -230,10 +231,10 @@ def test_director_re_pairs_only_before_the_start_and_every_tool_is_audited(club_
     assert current(t).status == "checkin"
     match = Match.objects.filter(round__tournament=t, round__number=1).first()
     with pytest.raises(InvalidRequestError, match="reason"):
-        act(t, club_cast.director, "correct", match_id=match.pk, outcome="tie", loss_a=6,
-            loss_b=6, reason="")
-    act(t, club_cast.director, "correct", match_id=match.pk, outcome="tie", loss_a=6,
-        loss_b=6, reason="score sheet")
+        correct(t, club_cast.director, match_id=match.pk, outcome="tie", loss_a=6,
+                loss_b=6, reason="")
+    correct(t, club_cast.director, match_id=match.pk, outcome="tie", loss_a=6,
+            loss_b=6, reason="score sheet")
     match.refresh_from_db()
     assert match.outcome == "tie" and match.corrected
     actions = list(AuditEntry.objects.filter(tournament=t, actor=club_cast.director)
@@ -364,7 +365,7 @@ def test_opted_in_players_get_an_email_when_their_round_starts(club_cast,
     with django_capture_on_commit_callbacks(execute=True):
         act(t, club_cast.director, "start")
     assert sorted(m.to[0] for m in mail.outbox) == sorted(p.email for p in players[:2])
-    assert "round 1 has started" in mail.outbox[0].subject
+    assert "Round 1 of Friday Cup has started" in mail.outbox[0].subject
     assert f"/tournament/{t.pk}/" in mail.outbox[0].body
 
 

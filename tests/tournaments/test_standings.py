@@ -136,3 +136,17 @@ def test_individual_players_score_their_sides_result_and_buchholz_is_the_mean_op
     assert got[1].buchholz == 2
     # 3's: mean(2, 0) = 1 + mean(7's 3, 8's 3) = 3: 4; SB: won R1 against mean 1: 1.
     assert got[3].buchholz == 4 and got[3].sonneborn_berger == 1
+
+
+def test_head_to_head_counts_a_forfeit_win_against_the_tied_group():
+    # R1: 1 beats 2 by forfeit, 3 beats 4 (6 v 12). R2: 4 beats 1 (4 v 12), 2 beats 3
+    # (10 v 12). Everyone has 2 points; Buchholz: 1 and 2 have the virtual opponent of
+    # their unplayed round (2) plus an opponent on 2 = 4; 3 and 4 two opponents on 2 = 4.
+    # Head-to-head in the group of all four: one win each = 2, 1's forfeit win included
+    # (match points scored against the group, the module docstring's step 3).
+    results = [R(1, 1, 2, "A", forfeit=True), R(1, 3, 4, "A", 6, 12),
+               R(2, 4, 1, "A", 4, 12), R(2, 2, 3, "A", 10, 12)]
+    got = by_id(compute(E(1, 2, 3, 4), results, rounds_completed=2))
+    assert [got[i].points for i in (1, 2, 3, 4)] == [2, 2, 2, 2]
+    assert [got[i].buchholz for i in (1, 2, 3, 4)] == [4, 4, 4, 4]
+    assert [got[i].head_to_head for i in (1, 2, 3, 4)] == [2, 2, 2, 2]

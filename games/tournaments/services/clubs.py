@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from accounts.countries import COUNTRY_CHOICES
 from accounts.permissions import has_verified_email
 from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
@@ -59,6 +60,9 @@ def _verify_messages(doing: str) -> tuple[str, str]:
 def require_verified(user: User | None, doing: str) -> User:
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_verify_messages(doing)[0])
+    if guests.is_guest(user):
+        raise PermissionDeniedError(guests.refusal(
+            "club" if doing in ("create a club", "join a club") else "tournament"))
     if not has_verified_email(user):
         raise PermissionDeniedError(_verify_messages(doing)[1])
     return user

@@ -16,7 +16,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import signals
 from games.errors import (
     InvalidRequestError,
     NotFoundError,
@@ -24,11 +23,11 @@ from games.errors import (
     TableStateError,
 )
 from games.events import after_commit, send_event_on_commit, send_events_on_commit
-from games.models import Series, Table
+from games.models import Table
 from games.services import tables as table_service
 from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import REASON_MAX, Entry, Match, Round, Tournament
-from games.tournaments.services import audit, events, rounds
+from games.tournaments.services import audit, corrections, events, rounds
 from games.tournaments.services.clubs import require_verified, user_by_name
 
 
@@ -180,48 +179,6 @@ def _forbid(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     return _("That pairing will not be made.")
 
 
-def _correct(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
-    reason = _reason(data)
-    match = (Match.objects.select_for_update().filter(
-        pk=_int(data, "match_id", _("the match")), round__tournament=t).first())
-    if match is None:
-        raise NotFoundError(_("No such match in this tournament."))
-    if match.status != Match.Status.FINISHED or match.outcome == "bye":
-        raise TableStateError(_("Only a finished match (not a bye) can be corrected."))
-    outcome = str(data.get("outcome", ""))
-    if outcome not in ("A", "B", "tie", "none"):
-        raise InvalidRequestError(_("The result is side A, side B, a tie, or both forfeit."))
-    loss_a, loss_b = _int(data, "loss_a", _("side A's loss points")), _int(
-        data, "loss_b", _("side B's loss points"))
-    if loss_a > 60 or loss_b > 60:
-        raise InvalidRequestError(_("Loss points are at most 60."))
-    before = {"outcome": match.outcome, "loss_a": match.loss_a, "loss_b": match.loss_b,
-              "forfeit": match.forfeit}
-    match.outcome, match.loss_a, match.loss_b = outcome, loss_a, loss_b
-    match.forfeit = outcome == "none" or (match.forfeit and data.get("forfeit") != "0")
-    match.corrected = True
-    match.save(update_fields=["outcome", "loss_a", "loss_b", "forfeit", "corrected"])
-    _announce_correction(match, outcome)
-    audit.record(t.club, user, "result.correct", tournament=t, reason=reason,
-                 round=match.round.number, match=match.number, before=before,
-                 after={"outcome": outcome, "loss_a": loss_a, "loss_b": loss_b})
-    return _("Result corrected.")
-
-
-def _announce_correction(match: Match, outcome: str) -> None:
-    """After commit, tell the ratings that the match's series has a corrected result
-    (``series_corrected``): they rate it again in its place, reading the result through
-    ``selectors.corrected_results`` (a games.policy hook). The series itself stays the
-    record of what was played. A match without a series (a forfeit) has nothing to
-    rate; a series not played to a result (abandoned, voted, voided by a moderator)
-    was never rated and the ratings leave it alone."""
-    if match.series_id is None:
-        return
-    series_id, winner = match.series_id, outcome if outcome in ("A", "B") else ""
-    after_commit(partial(signals.series_corrected.send, sender=Series, series_id=series_id,
-                         winner=winner))
-
-
 def _current_match(entry: Entry) -> Match | None:
     return (Match.objects.filter(sides__entry=entry)
             .exclude(status=Match.Status.FINISHED).exclude(status=Match.Status.PENDING)
@@ -302,7 +259,7 @@ ACTIONS: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
     "repair": _repair,
     "manual_pair": _manual,
     "forbid_pair": _forbid,
-    "correct": _correct,
+    "correct": corrections.correct_locked,
     "substitute": _substitute,
     "disqualify": _disqualify,
     "withdraw_entry": _withdraw_entry,

@@ -16,13 +16,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import signals
 from games.errors import (
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
     TableStateError,
 )
-from games.events import send_event_on_commit, send_events_on_commit
+from games.events import after_commit, send_event_on_commit, send_events_on_commit
 from games.models import BotLevel
 from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import Club, Entry, Round, Tournament
@@ -196,6 +197,9 @@ def register(tournament_id: int, user: User | None, partner: str = "", *,
                                          email_opt_in=bool(email_opt_in),
                                          first_round=first_round)
             send_events_on_commit(partial(publish.banners, [mate.pk]))
+            after_commit(partial(signals.partner_invited.send, sender=Entry,
+                                 tournament_id=t.pk, tournament_name=t.name,
+                                 inviter_name=_name(user), user_id=mate.pk))
         else:
             if str(partner or "").strip():
                 raise InvalidRequestError(_("Individual events take no partner: you get a new "

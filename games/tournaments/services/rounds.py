@@ -31,10 +31,10 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -79,8 +79,8 @@ EARLY = timedelta(milliseconds=500)
 
 
 def _history(t: Tournament) -> dict[str, Any]:
-    """Who met whom, byes, partners and opponents so far, from the stored matches."""
-    played: set[frozenset[int]] = set()
+    """Byes, partners and opponents so far, from the stored matches (individual rounds;
+    the Swiss pairer's view is :func:`swiss_history`)."""
     byes: Counter[int] = Counter()
     partners: Counter[frozenset[int]] = Counter()
     opponents: Counter[frozenset[int]] = Counter()
@@ -92,12 +92,22 @@ def _history(t: Tournament) -> dict[str, Any]:
             continue
         for x in a:
             for y in b:
-                played.add(pairing.pair_key(x, y))
                 opponents[pairing.pair_key(x, y)] += 1
         for side in (a, b):
             if len(side) == 2:
                 partners[pairing.pair_key(*side)] += 1
-    return {"played": played, "byes": byes, "partners": partners, "opponents": opponents}
+    return {"byes": byes, "partners": partners, "opponents": opponents}
+
+
+def swiss_history(t: Tournament) -> pairing.SwissHistory:
+    """The Swiss pairer's view of the finished matches: meetings at the table counted
+    (forfeits are none), byes, forfeit wins and each entry's floats."""
+    return pairing.swiss_history(
+        pairing.PlayedMatch(
+            round=r.round, a=r.side_a[0], b=r.side_b[0] if r.side_b else None,
+            points_a=r.points("A"), points_b=r.points("B") if r.side_b else 0,
+            forfeit=r.outcome != "bye" and not r.played)
+        for r in selectors.results_of(t) if len(r.side_a) == 1)
 
 
 def _schedule_order(t: Tournament, entries: list[Entry]) -> list[int]:
@@ -139,9 +149,11 @@ def pair_round_locked(t: Tournament, number: int, actor: User | None = None
     if t.format == "swiss":
         fixed = [tuple(p) for p in round_.manual_pairs
                  if p[0] in active and p[1] in active]
+        swiss = swiss_history(t)
         result = pairing.pair_swiss(
-            ranked, scores, history["played"], history["byes"], seed, fixed=fixed,
-            forbidden={pairing.pair_key(*p) for p in t.forbidden_pairs})
+            ranked, scores, swiss.meetings, swiss.byes, seed, fixed=fixed,
+            forbidden={pairing.pair_key(*p) for p in t.forbidden_pairs},
+            floats=swiss.floats, forfeit_wins=swiss.forfeit_wins)
         plans = [([a], [b]) for a, b in result.pairs]
         byes = [result.bye] if result.bye else []
     elif t.format == "round_robin":
@@ -257,7 +269,7 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
     round_.save()
     owner = t.created_by
     people: list[int] = []
-    mail: list[tuple[str, str, int]] = []
+    mail: list[emails.RoundMail] = []
     for match in round_.matches.select_for_update().filter(status=Match.Status.PENDING):
         seats = people_by_position(match)
         inactive = {e.pk for e, _ in seats.values() if e.status != Entry.Status.ACTIVE}
@@ -283,7 +295,10 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
                 table_service.take_seat(table.pk, user, position)
                 people.append(person)
                 if entry.email_opt_in and user.email:
-                    mail.append((user.get_username(), user.email, user.pk))
+                    mail.append(emails.RoundMail(
+                        user.get_username(), user.email, user.pk,
+                        reverse("tournaments:tournament", args=[t.pk]),
+                        reverse("games:table", args=[table.pk])))
         match.table = table
         match.status = Match.Status.CHECKIN
         match.substitutes = substitutes
@@ -295,9 +310,10 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
     send_events_on_commit(partial(publish.banners, people))
     after_commit(partial(round_started.send, sender=Round, tournament_id=t.pk,
                          tournament_name=t.name, round_number=round_.number,
-                         user_ids=list(people)))
-    url = f"{getattr(settings, 'KOZEL_SITE_URL', '')}/tournament/{t.pk}/"
-    after_commit(partial(emails.send_round_started, t.name, round_.number, url, mail))
+                         user_ids=list(people),
+                         checkin_deadline=round_.checkin_deadline))
+    after_commit(partial(emails.send_round_started, t.name, round_.number,
+                         round_.checkin_deadline, mail))
     _schedule(round_)
     return round_
 

@@ -160,7 +160,8 @@ function decorateSeriesEnd() {
   if (!choices.length) return;
   const button = el("button", { type: "button", class: "kz-series-report", text: gettext("Report a player") });
   button.addEventListener("click", () => openReport({ source: "series", series: series.id, choices, label: gettext("Whom do you report from this series?") }));
-  box.append(button);
+  // Inside the card, beside its other buttons: the overlay around it takes no clicks.
+  (box.querySelector(".series-card .summary-foot") || box).append(button);
 }
 
 function decorate() {

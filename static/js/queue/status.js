@@ -8,6 +8,7 @@ if (box) {
   const shown = box.dataset.state;
   const time = document.getElementById("kz-queue-time");
   const waiting = document.getElementById("kz-queue-waiting");
+  const botEta = document.getElementById("kz-bot-eta");  // seconds until bots fill the table
   // A translated "%(n)s s" when the page gives one (data-seconds-format), else "N s".
   const format = (time && time.dataset.secondsFormat) || box.dataset.secondsFormat || "";
   let invites = null;
@@ -18,6 +19,7 @@ if (box) {
         const s = await response.json();
         if (s.state === "matched" && s.table_url) { window.location.assign(s.table_url); return; }
         if (waiting) waiting.textContent = s.waiting;
+        if (botEta && typeof s.bots_in === "number") botEta.textContent = s.bots_in;
         if (time) time.textContent = format.includes("%(n)s") ? format.replace("%(n)s", s.seconds) : `${s.seconds} s`;
         const seen = JSON.stringify([s.invites, s.invite_sent]);
         if (s.state !== shown || (invites !== null && seen !== invites)) { window.location.reload(); return; }

@@ -31,11 +31,31 @@ function presence(frame) {
   if (dot) dot.dataset.online = frame.online ? "1" : "0";
 }
 
+// "Online now" (the home page): the socket only says someone came or went; the line is
+// fetched again, once for a burst of comings and goings (a short, jittered wait), so a
+// busy evening never turns every open home page into a poller.
+const online = document.querySelector("[data-online-live]");
+let onlineDue = null;
+function onlineChanged() {
+  if (!online || onlineDue !== null) return;
+  onlineDue = setTimeout(async () => {
+    try {
+      const response = await fetch(online.dataset.onlineUrl, { credentials: "same-origin" });
+      if (response.ok) online.innerHTML = await response.text();
+    } catch {
+      // Offline for a moment: the next change fetches it again.
+    } finally {
+      onlineDue = null;
+    }
+  }, 500 + Math.random() * 1500);
+}
+
 window.addEventListener("kz:me", (event) => {
   const frame = event.detail;
   if (!frame || typeof frame !== "object") return;
   if (frame.type === "hello" || frame.type === "notifications.read") show(frame.unread);
   else if (frame.type === "notification") { show(frame.unread); toast(frame); }
   else if (frame.type === "presence") presence(frame);
+  else if (frame.type === "online.changed") onlineChanged();
 });
 window.addEventListener("kz:me-open", () => { if (badge) badge.dataset.live = "1"; });

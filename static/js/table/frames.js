@@ -145,6 +145,8 @@ function onEvent(ev) {
   const given = "turn_deadline" in ev ? ev.turn_deadline : ev.view.turn_deadline;
   if (given !== undefined) g.turn_deadline = given;
   else if (g.turn_deadline && secs && !ev.view.game_over) g.turn_deadline = new Date(Date.now() + secs * 1000).toISOString();
+  // When a bot takes the seat on turn if its person stays away: the server's instant.
+  g.takeover = ev.takeover || null;
   setPending(false);
   onViewChanged(oldView, ev.view);
   if (ev.view.game_over && ev.view.result) maybeSummarise(ev.view);

@@ -37,6 +37,8 @@ export function bindInput() {
     wrap.hidden = !wrap.hidden;
     e.currentTarget.setAttribute("aria-expanded", String(!wrap.hidden));
   });
+  const copy = $("#kz-invite-copy");
+  if (copy) copy.addEventListener("click", copyShareLink);
   const chatForm = $("#kz-chat-form");
   if (chatForm) chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -72,6 +74,21 @@ export function bindInput() {
   document.addEventListener("keydown", onKey);
 }
 
+/** "Copy link": the share link to the clipboard, said in the status line beside it. */
+async function copyShareLink() {
+  const input = $("#kz-invite-link");
+  const said = $("#kz-invite-copied");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch {
+    // No clipboard permission (an insecure origin): select it for the reader to copy.
+    input.select();
+  }
+  said.textContent = copied ? gettext("Link copied: send it to a friend.") : gettext("Select the link and copy it.");
+}
+
 // The hand's card buttons are redrawn by render/hand.js; one listener on the hand
 // serves them all. A click (or Space) selects; a double-click leads a single card.
 function bindHand() {
@@ -105,7 +122,17 @@ async function submitSeatForm(form) {
   try {
     const res = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", headers: { "X-Requested-With": "fetch" } });
     const text = await res.text();
-    if (!res.ok) {
+    const elsewhere = res.status === 409 && new DOMParser().parseFromString(text, "text/html").querySelector(".playing-elsewhere");
+    if (elsewhere) {
+      // Playing at another table: show both ways out (return there, or leave it and
+      // sit here), as plain forms that post the whole page.
+      document.querySelectorAll(".playing-elsewhere").forEach((old) => old.remove());
+      const shown = document.importNode(elsewhere, true);
+      root.insertAdjacentElement("beforebegin", shown);
+      shown.scrollIntoView({ block: "nearest" });
+      const link = shown.querySelector("a");
+      if (link) link.focus();
+    } else if (!res.ok) {
       toast(res.status === 403 ? gettext("Refused: sign in or reload the page.") : gettext("Refused (%(status)s).", { status: res.status }));
     } else {
       const doc = new DOMParser().parseFromString(text, "text/html");

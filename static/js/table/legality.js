@@ -40,7 +40,8 @@ export function isLeading(view) {
 /**
  * One short line naming the rule, or null when there is nothing to say.
  * `me` is the viewer's seat, `nameOf(seat)` a display name.
- * Returns {text, kind: "error" | "hint"}.
+ * Returns {text, kind: "error" | "hint", about}; `about` is "beating" when the line
+ * explains why a set cannot beat (R7, R9).
  */
 export function explain(view, me, selection, trump, nameOf = (s) => gettext("Seat %(n)s", { n: s + 1 })) {
   if (!view || me === null || me === undefined || view.game_over || selection.length === 0) return null;
@@ -69,10 +70,12 @@ export function explain(view, me, selection, trump, nameOf = (s) => gettext("Sea
   if (kinds.has("beat")) return null;
   const top = topSet(view);
   const why = whyNoBeat(selection, top, trump);
+  // `about: "beating"`: the table offers the lesson on beating next to this line.
+  const about = why ? "beating" : null;
   if (kinds.has("discard")) {
-    return why ? { kind: "hint", text: gettext("%(why)s You may discard them face down (R9).", { why }) } : null;
+    return why ? { kind: "hint", about, text: gettext("%(why)s You may discard them face down (R9).", { why }) } : null;
   }
-  return { kind: "error", text: why || gettext("This selection is not a legal play now.") };
+  return { kind: "error", about, text: why || gettext("This selection is not a legal play now.") };
 }
 
 /** Why `cards` cannot beat `top` (R7/R9), or null if they can. */

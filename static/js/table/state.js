@@ -24,6 +24,8 @@ export const S = {
   resyncing: false,
   summary: null, // {gameId, number, result, tricks, dismissed}
   summarized: new Set(),
+  lastGameOpen: false, // the series card's "Last game" shows that game's summary instead
+
   linger: null, // the finished trick kept in view: {entries, taker, key}
   lingerTimer: null,
   chatSeen: new Set(),
@@ -47,6 +49,15 @@ export function seatInfo(pos) {
   const found = seats.find((s) => s && s.position === pos);
   return found || { position: pos, team: teamOf(pos), name: null, user: null, bot_level: "" };
 }
+/** When a bot takes `seat` over if its absent person stays away (ms since the epoch, from
+ *  the server's `game.takeover`), or null. */
+export function takeoverAt(seat) {
+  const t = S.snap && S.snap.game && S.snap.game.takeover;
+  const v = view();
+  if (!t || t.seat !== seat || !v || v.game_over || v.turn !== seat) return null;
+  const at = Date.parse(t.at);
+  return Number.isFinite(at) ? at : null;
+}
 export const isEmptySeat = (s) => !s.name && !s.user && !s.bot_level;
 export function nameOf(pos, { youWord = true } = {}) {
   if (youWord && pos === me()) return gettext("You");
@@ -56,6 +67,9 @@ export function nameOf(pos, { youWord = true } = {}) {
 export function teamNames(team) {
   return [0, 1, 2, 3].filter((p) => teamOf(p) === team).map((p) => nameOf(p, { youWord: false })).join(" & ");
 }
+/** Your team ("A"/"B"), or null for a spectator: end cards speak to you (yours–theirs). */
+export const myTeam = () => (me() === null ? null : teamOf(me()));
+export const otherTeam = (team) => (team === "A" ? "B" : "A");
 export const isLobby = () => !S.snap || !S.snap.series || (S.snap.table && S.snap.table.status !== "playing");
 
 /** Drop selected cards that are no longer in the hand. */

@@ -7,7 +7,9 @@ import { follow, refresh } from "./socket.js";
 
 const banner = document.getElementById("tournament-banner");
 const again = () => { if (banner) refresh(banner, banner.dataset.bannerUrl); };
-follow("/ws/me/", (data) => {
+// A page showing "Online now" asks to be told when someone comes or goes.
+const watchesOnline = document.querySelector("[data-online-live]") !== null;
+follow(watchesOnline ? "/ws/me/?online=1" : "/ws/me/", (data) => {
   window.dispatchEvent(new CustomEvent("kz:me", { detail: data }));
   if (data.type === "banner") again();
 }, () => {

@@ -16,6 +16,7 @@ function deadline() {
 
 export function renderClock() {
   root.querySelectorAll(".clock-ring").forEach((e) => e.remove());
+  tickTakeover();
   const at = deadline();
   const secs = S.snap && S.snap.table && S.snap.table.turn_seconds;
   if (!at || !secs) return;
@@ -28,6 +29,7 @@ export function renderClock() {
 }
 
 export function tickClock() {
+  tickTakeover();
   const ring = $(".clock-ring");
   const at = deadline();
   if (!ring || !at) return;
@@ -37,4 +39,15 @@ export function tickClock() {
   ring.querySelector(".ring-text").textContent = String(Math.ceil(left));
   ring.classList.toggle("is-low", left <= 5);
   ring.setAttribute("aria-label", ngettext("%(n)s second left", "%(n)s seconds left", Math.ceil(left)));
+}
+
+/** The countdown on an absent person's plate to the instant a bot takes their seat. */
+function tickTakeover() {
+  root.querySelectorAll(".takeover-tag").forEach((tag) => {
+    const left = Math.max(0, Math.ceil((Number(tag.dataset.at) - Date.now()) / 1000));
+    tag.textContent = left > 0
+      ? ngettext("away · a bot plays in %(n)s second", "away · a bot plays in %(n)s seconds", left)
+      : gettext("away · a bot takes the seat");
+    tag.classList.toggle("is-low", left <= 5);
+  });
 }

@@ -81,6 +81,7 @@ export function renderActions() {
   const why = mine ? L.explain(v, me(), S.selected, t, (s) => nameOf(s)) : null;
   reason.textContent = why ? why.text : "";
   reason.className = `kz-reason${why ? ` is-${why.kind}` : ""}`;
+  $("#kz-learn-beating").hidden = !(why && why.about === "beating");
   bar.classList.toggle("is-pending", S.pending);
   const hint = $("#kz-hint");
   if (mine && !S.selected.length && v.turn === me() && !(v.table || [])[me()]) {

@@ -35,11 +35,13 @@ export function renderHead() {
     status.textContent = v.turn === me() ? gettext("Your turn") : gettext("%(who)s to play", { who: nameOf(v.turn) });
   }
   else status.textContent = "";
-  // Trump (R6) and stock, always visible on the felt.
+  // Trump (R6) and stock, always visible on the felt while a game is played; between
+  // series (the lobby, the series card) the last game's trump card would be a stray.
+  const live = v && !isLobby();
   const tbox = $("#kz-trump");
   const t = trump();
   tbox.replaceChildren();
-  if (v && C.isCode(v.trump_card)) {
+  if (live && C.isCode(v.trump_card)) {
     tbox.append(
       h("span", { class: "info-label", text: gettext("Trump") }),
       h("span", { class: `trump-suit suit-${t}`, text: C.SUIT_SYMBOLS[t], "aria-hidden": "true" }),
@@ -52,7 +54,7 @@ export function renderHead() {
   }
   const sbox = $("#kz-stock");
   sbox.replaceChildren();
-  if (v) {
+  if (live) {
     const n = v.stock_size ?? 0;
     const pile = h("span", { class: "stock-pile" });
     for (let i = 0; i < Math.min(3, Math.ceil(n / 7)); i++) pile.append(C.backElement({ small: true }));

@@ -4,7 +4,7 @@
 import { gettext, ngettext, pgettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { $, h } from "../dom.js";
-import { S, isEmptySeat, me, nameOf, posOf, seatInfo, teamOf, view } from "../state.js";
+import { S, isEmptySeat, me, nameOf, posOf, seatInfo, takeoverAt, teamOf, view } from "../state.js";
 
 export function renderSeats() {
   const v = view();
@@ -47,6 +47,11 @@ export function renderSeats() {
         text: gettext("away · bot plays") }));
     } else if (offline) {
       plate.append(h("div", { class: "offline-tag", title: gettext("This player's connection dropped"), text: gettext("offline") }));
+    }
+    const takeover = takeoverAt(seat);
+    if (takeover !== null && !info.away) {
+      // The server's instant a bot takes this absent person's seat (tickClock counts down).
+      plate.append(h("div", { class: "takeover-tag", role: "timer", "data-at": String(takeover) }));
     }
     if (turn) plate.append(h("div", { class: "turn-marker", text: seat === me() ? gettext("your turn") : gettext("to play") }));
     if (v && seat !== me()) {

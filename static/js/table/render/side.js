@@ -6,7 +6,7 @@ import * as C from "../cards.js";
 import { $, h } from "../dom.js";
 import { eggSvg } from "../art.js";
 import { describe, entryKind } from "../history.js";
-import { S, lastTrickEntries, me, nameOf, view } from "../state.js";
+import { S, lastTrickEntries, me, myTeam, nameOf, otherTeam, view } from "../state.js";
 import { setElement } from "./trick.js";
 
 export function renderSide() {
@@ -27,6 +27,11 @@ export function renderSide() {
   const games = S.snap.games || [];
   const tbody = $("#kz-games tbody");
   tbody.replaceChildren();
+  // A player reads each pair as yours–theirs (UX: speak to the person), others as A–B.
+  const [first, second] = myTeam() ? [myTeam(), otherTeam(myTeam())] : ["A", "B"];
+  const pointsHead = $("#kz-games thead th:nth-child(2)");
+  if (pointsHead) pointsHead.textContent = myTeam() ? gettext("Points yours–theirs") : gettext("Points A–B");
+  const pair = (x) => `${x?.[first] ?? "–"} – ${x?.[second] ?? "–"}`;
   for (const g of games) {
     // A voided series' games stay listed (their replays too), marked void.
     const voidMark = g.void ? [" ", h("span", { class: "badge badge-void", text: gettext("Void") })] : [];
@@ -34,9 +39,9 @@ export function renderSide() {
       h("td", {}, g.id
         ? h("a", { href: `/game/${g.id}/replay/`, title: gettext("Replay game %(n)s", { n: g.number }), text: String(g.number) })
         : String(g.number), ...voidMark),
-      h("td", { text: `${g.points?.A ?? "–"} – ${g.points?.B ?? "–"}` }),
-      h("td", { text: `${g.tricks?.A ?? 0} – ${g.tricks?.B ?? 0}` }),
-      h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg() }) : `${g.loss_points?.A ?? 0} – ${g.loss_points?.B ?? 0}`),
+      h("td", { text: pair(g.points) }),
+      h("td", { text: pair(g.tricks) }),
+      h("td", {}, g.eggs ? h("span", { class: "egg-inline", html: eggSvg() }) : pair(g.loss_points)),
     ));
   }
   $("#kz-games").hidden = !games.length;
