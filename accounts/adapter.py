@@ -23,6 +23,7 @@ from accounts.services import DELETED_USERNAME_PREFIX, ensure_profile, update_pr
 from games import selectors as game_selectors
 from games.errors import ServiceError
 from games.services import tables as table_service
+from kozel_site import names
 from kozel_site.site_url import site_name
 
 LOGGED_IN_MESSAGE = "account/messages/logged_in.txt"
@@ -31,6 +32,14 @@ SIGNED_UP_MESSAGE = "account/messages/signed_up.txt"
 # The allauth release whose private ``_get_login_attempts_cache_key`` the adapter
 # overrides (the system check kozel.E011 refuses another: kozel_site/checks.py).
 TESTED_ALLAUTH_VERSION = "65.22.1"
+
+
+def _taken_by_a_look_alike(username: str, shapes: frozenset[str]) -> bool:
+    """Whether another account's name shares a skeleton with ``shapes``. Skeletons are
+    not stored, so this reads every username: sign-ups are rare, and only they ask."""
+    others = User.objects.exclude(username=username).values_list("username", flat=True)
+    return any(not shapes.isdisjoint(names.skeletons(other))
+               for other in others.iterator(chunk_size=2000))
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -96,17 +105,29 @@ class AccountAdapter(DefaultAccountAdapter):
                             message)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """Refuse names that would pass for an anonymised account."""
-        lowered = username.casefold()
-        if lowered.startswith(DELETED_USERNAME_PREFIX) or lowered == DELETED_PLAYER_NAME:
+        """Refuse names with hidden characters, names that would pass for an anonymised
+        account, and names that look like someone else's (compared by their confusables
+        skeletons, kozel_site/names.py: ``аlice`` with a Cyrillic а is ``alice``)."""
+        if names.hidden_characters(username):
+            raise ValidationError(gettext(
+                "A username cannot contain invisible or text-direction characters."))
+        shapes = names.skeletons(username)
+        reserved = names.skeletons(DELETED_USERNAME_PREFIX)
+        if any(shape.startswith(prefix) for shape in shapes for prefix in reserved) or \
+                names.look_alike(username, DELETED_PLAYER_NAME):
             raise ValidationError(gettext(
                 "Usernames starting with “deleted-” are reserved. Please choose another."
             ))
-        if lowered.startswith(guests.GUEST_USERNAME_PREFIX):
+        if any(shape.startswith(prefix) for shape in shapes
+               for prefix in names.skeletons(guests.GUEST_USERNAME_PREFIX)):
             raise ValidationError(gettext(
                 "Usernames starting with “guest-” are reserved. Please choose another."
             ))
-        return str(super().clean_username(username, shallow=shallow))
+        clean = str(super().clean_username(username, shallow=shallow))
+        if not shallow and _taken_by_a_look_alike(clean, shapes):
+            raise ValidationError(gettext(
+                "That username looks too much like someone else's. Please choose another."))
+        return clean
 
     # Sign-in lockout: failures are counted per client *and* account together,
     # so a stranger who types someone's name with wrong passwords only locks themselves

@@ -74,8 +74,10 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 response.set_cookie(
                     settings.LANGUAGE_COOKIE_NAME,
                     saved.preferred_language,
-                    max_age=365 * 24 * 3600,
-                    samesite="Lax",
+                    max_age=settings.LANGUAGE_COOKIE_AGE,
+                    samesite="Lax",  # LANGUAGE_COOKIE_SAMESITE
+                    secure=settings.LANGUAGE_COOKIE_SECURE,  # Secure under production
+                    httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
                 )
                 return response
     else:

@@ -20,12 +20,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from accounts import language
-from games import facts_reads, flood_cooldown, selectors, snapshot
+from games import facts_reads, selectors, snapshot
 from games import presence as presence_store
 from games.errors import ServiceError, StaleVersionError
 from games.policy import policy, user_group
 from games.presence import Connection, person_id
 from games.services import absence, chat, clock, play, publish, votes
+from kozel_site import flood
 from kozel_site.ws import (
     CLOSE_FLOOD,
     CLOSE_FORBIDDEN,
@@ -55,6 +56,8 @@ class Arrival:
 class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     """One connection to ``ws/table/<id>/``: a seated player or a spectator."""
 
+    own_frame_budget = True  # its bucket answers refused frames with rate_limited
+
     table_id: int
     position: int | None
     groups_joined: list[str]
@@ -62,10 +65,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        if await sync_to_async(flood_cooldown.cooling_down, thread_sensitive=False)(
-                person_id(self.user)):
-            await self.close(code=CLOSE_FLOOD)  # refused before any database work
-            return
+        # A client cooling down after a flood was refused before this (SiteSocket).
         self.position = None
         self.groups_joined = []
         self.tokens = BUCKET_SIZE
@@ -246,8 +246,7 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         if not self._take_token():
             self.flood_strikes += 1
             if self.flood_strikes >= MAX_FLOOD_STRIKES:
-                await sync_to_async(flood_cooldown.start, thread_sensitive=False)(
-                    person_id(self.user))
+                await sync_to_async(flood.start, thread_sensitive=False)(self.flood_key)
                 await self.close(code=CLOSE_FLOOD)
                 return
             await self.send_error("rate_limited", "Too many frames; slow down.")

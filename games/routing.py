@@ -7,6 +7,6 @@ from django.urls import path
 from games.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/table/<wsid:table_id>/", TableConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
@@ -11,6 +12,11 @@ from games.ratings import views as rating_views
 from games.tournaments import views as tournament_views
 from kozel_site import views
 from kozel_site.i18n import CatalogView
+
+# The admin's own sign-in form had neither the site's rate limits nor its lockout: the
+# admin signs in through the site's sign-in instead (allauth's decorator sends a
+# visitor there and refuses a signed-in person who is not staff).
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -7,8 +7,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.auth import AuthMiddleware
 from channels.consumer import AsyncConsumer, get_handler_name
@@ -16,12 +17,17 @@ from channels.db import DatabaseSyncToAsync
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 
+from kozel_site import flood
+
 # Close codes every site socket uses (4000-4999: the application's own, RFC 6455).
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
 
 T = TypeVar("T")
+# The raw close a SiteSocket sends (it is a mixin: the consumer's own ``close`` is not
+# known here).
+_FLOOD_CLOSE: Any = {"type": "websocket.close", "code": CLOSE_FLOOD}
 
 # Reads what a handshake needs of its person once the user is known, into the scope.
 ScopeReader = Callable[[dict[str, Any]], None]
@@ -70,7 +76,17 @@ class SiteSocket(AsyncConsumer):
     raises autobahn's ``Disconnected`` from ``send``, which would end the consumer with a
     traceback and skip ``disconnect``. The client is gone or going, and resyncs when it comes back,
     so such a frame is dropped.
+
+    Every socket is flood-controlled here (kozel_site/flood.py): a client cooling down
+    is refused before its consumer's ``connect``; frames
+    past the socket's budget are dropped, and a socket that keeps sending them is
+    closed with 4008 and its client cooled down. A consumer that answers refused frames
+    itself (the table's ``rate_limited`` errors) sets ``own_frame_budget``.
     """
+
+    own_frame_budget: ClassVar[bool] = False
+    flood_key: str | None = None
+    frame_bucket: flood.FrameBucket | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         async def send_unless_closed(message: Any) -> None:
@@ -85,7 +101,30 @@ class SiteSocket(AsyncConsumer):
         thread for every frame and every group message, which queued behind the
         handshakes' reads. Our consumers reach the database only through
         :func:`db_call`, which closes old connections around each call itself."""
+        kind = message["type"]
+        if kind == "websocket.connect":
+            self.flood_key = flood.client_key(self.scope)
+            self.frame_bucket = flood.FrameBucket()
+            if await sync_to_async(flood.cooling_down, thread_sensitive=False)(self.flood_key):
+                await self.base_send(_FLOOD_CLOSE)
+                return  # refused before any work of the consumer's
+        elif kind == "websocket.receive" and not self.own_frame_budget \
+                and not await self._within_budget():
+            return  # past the budget: dropped
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def _within_budget(self) -> bool:
+        """Spend this frame's token; past the budget the frame is dropped, and a socket
+        that keeps sending is closed with 4008 and its client cooled down."""
+        bucket = self.frame_bucket
+        if bucket is None or bucket.exhausted:
+            return False  # closed for flooding: the frames still queued are not served
+        if bucket.take():
+            return True
+        if bucket.exhausted:
+            await sync_to_async(flood.start, thread_sensitive=False)(self.flood_key)
+            await self.base_send(_FLOOD_CLOSE)
+        return False

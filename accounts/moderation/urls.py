@@ -16,13 +16,13 @@ urlpatterns = [
     path("account/blocks/", views.blocks, name="blocks"),
     path("account/standing/", views.standing, name="standing"),
     path("account/appeal/", views.appeal, name="appeal"),
-    path("table/<int:table_id>/chat-mute/", views.table_mute, name="table_mute"),
+    path("table/<id:table_id>/chat-mute/", views.table_mute, name="table_mute"),
     # Moderators.
     path("moderation/", views.queue, name="queue"),
-    path("moderation/report/<int:report_id>/", views.report_detail, name="report_detail"),
-    path("moderation/report/<int:report_id>/act/", views.act, name="act"),
+    path("moderation/report/<id:report_id>/", views.report_detail, name="report_detail"),
+    path("moderation/report/<id:report_id>/act/", views.act, name="act"),
     path("moderation/player/<str:username>/", views.player, name="player"),
     path("moderation/player/<str:username>/act/", views.act_on_player, name="act_on_player"),
-    path("moderation/series/<int:series_id>/void/", views.void, name="void"),
+    path("moderation/series/<id:series_id>/void/", views.void, name="void"),
     path("moderation/log/", views.log_page, name="log"),
 ]

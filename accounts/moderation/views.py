@@ -30,6 +30,7 @@ from accounts.moderation.services import voids as void_service
 from games import selectors as game_selectors
 from games.errors import ServiceError
 from games.models import Series
+from kozel_site import ids
 
 CATEGORY_CHOICES = [(c, Report.Category(c).label) for c in report_service.PLAYER_CATEGORIES]
 ACTIONS = [
@@ -96,8 +97,8 @@ def report(request: AuthenticatedHttpRequest) -> HttpResponse:
             return redirect("moderation:my_reports")
     people: list[Any] = []
     series = None
-    if where["series"] and str(where["series"]).isdigit():
-        series = Series.objects.filter(pk=int(where["series"])).first()
+    if where["series"]:
+        series = Series.objects.filter(pk=ids.parse_id(where["series"])).first()
         if series is not None and game_selectors.may_view_table(series.table, request.user,
                                                                 _invited(request)):
             people = [s for s in game_selectors.roster(series)

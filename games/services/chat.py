@@ -19,6 +19,7 @@ from games.models import RANKED_PRESETS, ChatMessage, ChatPreference, Table
 from games.policy import policy, user_group
 from games.selectors import chat_dict, current_series, seat_of_user
 from games.services import publish
+from kozel_site import names
 
 RATE_COUNT = 5
 RATE_WINDOW_SECONDS = 10
@@ -50,7 +51,9 @@ def check_message(user: User | None, text: Any) -> str:
         raise PermissionDeniedError(_("Sign in to chat."))
     if not isinstance(text, str):
         raise InvalidRequestError(_("A chat message is text."))
-    clean = " ".join(text.split())
+    # Bidi controls and zero-width characters are dropped: they reorder or hide what
+    # the other players read (emoji keep their zero-width joiners).
+    clean = " ".join(names.without_hidden(text).split())
     limit = game_settings.CHAT_MAX_LENGTH
     if not clean:
         raise InvalidRequestError(_("Say something first."))

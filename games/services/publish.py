@@ -25,6 +25,7 @@ from typing import Any
 
 from games import engine
 from games.events import Message
+from games.models import Table
 from games.selectors import read_takeover
 
 LOBBY_GROUP = "lobby"
@@ -53,12 +54,21 @@ def user_pages_group(user_id: int) -> str:
     return f"user.{user_id}.pages"
 
 
-def table_changed(table_id: int) -> list[Message]:
-    """Tell the lobby and every connection at the table to refresh their snapshot (the
-    sockets of one web process read the table's facts once between them:
-    games/facts_reads.py)."""
-    return [(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id}),
-            (table_group(table_id), {"type": "table.refresh"})]
+def table_changed(table_id: int, listed: bool | None = None) -> list[Message]:
+    """Tell every connection at the table to refresh their snapshot (the sockets of one
+    web process read the table's facts once between them: games/facts_reads.py), and
+    the lobby too when the table is one it lists.
+
+    The lobby socket is open to anyone and lists public tables only, so a private
+    table's id never goes to it. ``listed``: whether the lobby lists (or listed, for a
+    change of visibility) this table, when the caller knows; else it is read."""
+    if listed is None:
+        listed = Table.objects.filter(pk=table_id,
+                                      visibility=Table.Visibility.PUBLIC).exists()
+    refresh: list[Message] = [(table_group(table_id), {"type": "table.refresh"})]
+    if not listed:
+        return refresh
+    return [(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id}), *refresh]
 
 
 def game_views(state: engine.GameState, history_from: int = 0,

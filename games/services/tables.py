@@ -29,6 +29,7 @@ from games.policy import policy
 from games.services import publish
 from games.services import series as series_service
 from games.services.locks import lock_table
+from kozel_site import names
 
 NAME_MAX_LENGTH = 60
 
@@ -50,6 +51,9 @@ def validate_settings(s: TableSettings) -> TableSettings:
     name = " ".join(str(s.name or "").split())
     if not name:
         raise InvalidRequestError(_("Give the table a name."))
+    if names.hidden_characters(name):
+        raise InvalidRequestError(
+            _("A name cannot contain invisible or text-direction characters."))
     if len(name) > NAME_MAX_LENGTH:
         raise InvalidRequestError(_("A table name has at most %(n)d characters.")
                                   % {"n": NAME_MAX_LENGTH})
@@ -245,10 +249,12 @@ def update_settings(table_id: int, owner: User, settings: TableSettings) -> Tabl
         _require_open(table)
         if clean.kind != table.kind:
             raise InvalidRequestError(_("A table cannot switch between casual and ranked."))
+        # Listed before or after: the lobby must add or drop it.
+        listed = Table.Visibility.PUBLIC in (table.visibility, clean.visibility)
         for field in ("name", "visibility", "turn_seconds", "series_target", "start_when_full"):
             setattr(table, field, getattr(clean, field))
         table.save()
-        events.send_events_on_commit(partial(publish.table_changed, table.pk))
+        events.send_events_on_commit(partial(publish.table_changed, table.pk, listed))
     return table
 
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
 from games.tournaments.models import REASON_MAX, Club
+from kozel_site import ids
 
 CLOCK_CHOICES = [("", _("No clock")), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
 
@@ -68,7 +69,7 @@ class RegisterForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    match_id = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    match_id = ids.IdField(widget=forms.HiddenInput)
     outcome = forms.ChoiceField(choices=[("A", _("Side A won")), ("B", _("Side B won")),
                                          ("tie", _("Tie")), ("none", _("Both forfeit"))],
                                 label=_("Result"))

@@ -23,6 +23,7 @@ from games.tournaments import forms, permissions, selectors
 from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
 from games.tournaments.services import clubs as club_service
 from games.tournaments.services import corrections, director, events, rounds
+from kozel_site import ids
 
 # --- clubs ----------------------------------------------------------------------------
 
@@ -108,7 +109,7 @@ def _int(value: object) -> int:
         raise ValueError("not a number") from None
     if number < 1:
         raise ValueError("not an id")
-    return number
+    return ids.checked(number)  # too large for a column: HTTP 400, not a driver error
 
 
 def _join(request: AuthenticatedHttpRequest, club: Club) -> str:

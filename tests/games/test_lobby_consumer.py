@@ -29,3 +29,31 @@ async def test_any_frame_gets_an_error_and_the_lobby_socket_stays_open(frame):
     assert await communicator.receive_json_from(timeout=5) == {
         "type": "lobby.changed", "table_id": 5}
     await communicator.disconnect()
+
+
+async def test_the_lobby_socket_never_announces_a_private_table(cast):
+    """An anonymous lobby socket heard every table's id as it changed, private ones
+    too; the lobby lists public tables only, so only they are announced."""
+    from asgiref.sync import sync_to_async
+
+    from games import events
+    from games.models import Table
+    from games.services import tables
+
+    def make(name: str, visibility: str) -> int:
+        return tables.create_table(cast.alice, tables.TableSettings(
+            name=name, visibility=visibility)).pk
+
+    private = await sync_to_async(make)("hidden", Table.Visibility.PRIVATE)
+    public = await sync_to_async(make)("open", Table.Visibility.PUBLIC)
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    assert (await communicator.connect(timeout=5))[0]
+    def changed(table_id: int) -> None:
+        events.send_events(publish.table_changed(table_id))
+
+    await sync_to_async(changed)(private)
+    await sync_to_async(changed)(public)
+    assert await communicator.receive_json_from(timeout=5) == {
+        "type": "lobby.changed", "table_id": public}
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()

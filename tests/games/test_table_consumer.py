@@ -315,7 +315,7 @@ async def test_a_flooder_is_refused_at_every_table_until_the_cooldown_ends(cast,
     any table (the fuzzer's flooders reconnected ~12 times a second, each
     handshake ~18 queries); others still get in, and so does the flooder once the
     cooldown is over."""
-    from games import flood_cooldown
+    from kozel_site import flood as flood_cooldown
 
     monkeypatch.setattr(flood_cooldown, "COOLDOWN_SECONDS", 2)
     table, series, game = await seated_series(cast)

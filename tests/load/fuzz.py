@@ -253,7 +253,7 @@ class WithinTheLimit:
 
 def _failure(exc: BaseException) -> str:
     """A failed handshake named for the report: its HTTP status when the server refused
-    it (403 for a flooder's account in its cooldown, games/flood_cooldown.py)."""
+    it (403 for a flooder's account in its cooldown, kozel_site/flood.py)."""
     response = getattr(exc, "response", None)
     status = getattr(response, "status_code", None)
     return f"{type(exc).__name__} {status}" if status is not None else type(exc).__name__
@@ -308,7 +308,7 @@ async def burst_socket(port: int, target: Target, session: str | None, budget: l
     """Bursts of 30 frames at once: rate_limited replies, then a 4008 close; then its
     handshakes are refused (403) until the flood cooldown is over."""
     from games.consumers import MAX_FLOOD_STRIKES
-    from games.flood_cooldown import COOLDOWN_SECONDS
+    from kozel_site.flood import COOLDOWN_SECONDS
 
     path = f"/ws/table/{target.table_id}/"
     closed_at = -1e9

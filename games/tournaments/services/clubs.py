@@ -24,6 +24,7 @@ from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedErr
 from games.tournaments import permissions
 from games.tournaments.models import REASON_MAX, Club, Membership
 from games.tournaments.services import audit
+from kozel_site import names
 
 SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$")
 RESERVED_SLUGS = {"new", "search", "admin"}
@@ -71,6 +72,9 @@ def validate(s: ClubSettings) -> ClubSettings:
     name = " ".join(str(s.name or "").split())
     if not 2 <= len(name) <= 60:
         raise InvalidRequestError(_("A club's name has 2 to 60 characters."))
+    if names.hidden_characters(name):
+        raise InvalidRequestError(
+            _("A name cannot contain invisible or text-direction characters."))
     slug = str(s.slug or "").strip().lower()
     if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
         raise InvalidRequestError(_("The address is 3 to 40 lower-case letters, digits or "

@@ -29,6 +29,7 @@ from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import Club, Entry, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
+from kozel_site import names
 
 # Up to an hour: the empty-table sweep leaves a round's tables alone until the check-in
 # deadline (selectors.tables_in_checkin, a games.policy table hold).
@@ -65,6 +66,9 @@ def validate(s: EventSettings) -> EventSettings:
     name = " ".join(str(s.name or "").split())
     if not 2 <= len(name) <= 80:
         raise InvalidRequestError(_("A tournament's name has 2 to 80 characters."))
+    if names.hidden_characters(name):
+        raise InvalidRequestError(
+            _("A name cannot contain invisible or text-direction characters."))
     if s.format not in FORMATS:
         raise InvalidRequestError(_("Choose Swiss, round robin, individual rounds or whist."))
     rounds = _int_in(s.rounds, 1, 30, _("The number of rounds"))
