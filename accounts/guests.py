@@ -44,7 +44,10 @@ def is_guest(user: Any) -> bool:
         return False
     cached = getattr(user, _CACHED, None)
     if cached is None:
-        cached = Guest.objects.filter(user_id=user.pk).exists()
+        # Every guest's name has the prefix, which no account may take: an account's
+        # pages need no query to know it is not a guest.
+        cached = (user.get_username().startswith(GUEST_USERNAME_PREFIX)
+                  and Guest.objects.filter(user_id=user.pk).exists())
         setattr(user, _CACHED, cached)
     return bool(cached)
 

@@ -23,6 +23,7 @@ from accounts import language
 from games import facts_reads, selectors, snapshot
 from games import presence as presence_store
 from games.errors import ServiceError, StaleVersionError
+from games.models import Table
 from games.policy import policy, user_group
 from games.presence import Connection, person_id
 from games.services import absence, chat, clock, play, publish, votes
@@ -118,8 +119,9 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         person = person_id(self.user)
         if person is not None:
             self._load_reader_choices()
-        self.redis_run_id = absence.connected(self.table_id, self.channel_name, self.user,
-                                              facts.plays_here)
+        self.redis_run_id = absence.connected(
+            self.table_id, self.channel_name, self.user, facts.plays_here,
+            listed=facts.table.visibility == Table.Visibility.PUBLIC)
         return Arrival(
             facts=facts.with_connection(Connection(self.channel_name, person)),
             seat_kept=person is not None and facts.keeps_seat_for(person))

@@ -38,11 +38,14 @@ def _plays_here(table_id: int, user_id: int) -> bool:
 
 
 def connected(table_id: int, conn: str, user: User | None,
-              plays_here: Callable[[int], bool] | None = None) -> str | None:
+              plays_here: Callable[[int], bool] | None = None,
+              listed: bool | None = None) -> str | None:
     """A socket opened at the table (``conn``: its channel name). ``plays_here``: the
     caller's answer to whether a person sits or plays here, when it has read the table
     (a table socket's handshake: games/snapshot.py ``TableFacts.plays_here``); else two
-    queries answer it. Returns the Redis server's run id, None if unreachable."""
+    queries answer it. ``listed``: whether the lobby lists the table, when the caller
+    has read it (publish.table_changed). Returns the Redis server's run id, None if
+    unreachable."""
     user_id = store.person_id(user)
     try:
         was_away = user_id is not None and user_id not in store.live_user_ids(table_id)
@@ -52,7 +55,7 @@ def connected(table_id: int, conn: str, user: User | None,
         return None
     if was_away and user_id is not None and (
             plays_here(user_id) if plays_here is not None else _plays_here(table_id, user_id)):
-        events.send_events(publish.table_changed(table_id))
+        events.send_events(publish.table_changed(table_id, listed))
     return run_id
 
 

@@ -22,7 +22,7 @@ STRONG = "Vq3-T9xk_2PzL8wQm4RyN7bHc1JdF6sGa5KeU0oXiWtZvMnBpC"
 
 def check(**env: str) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items()
-            if k not in {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}}
+            if k not in {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "KOZEL_SITE_URL"}}
     base.update({"DJANGO_SETTINGS_MODULE": "kozel_site.settings.production",
                  "DATABASE_URL": "sqlite:///" + str(ROOT / ".run/prod-check.db")})
     base.update(env)
@@ -35,7 +35,8 @@ def test_production_requires_allowed_hosts():
     assert result.returncode != 0 and "ALLOWED_HOSTS must be set" in result.stderr
     result = check(SECRET_KEY=STRONG, ALLOWED_HOSTS="*")
     assert result.returncode != 0 and "not '*'" in result.stderr
-    assert check(SECRET_KEY=STRONG, ALLOWED_HOSTS="kozel.example").returncode == 0
+    assert check(SECRET_KEY=STRONG, ALLOWED_HOSTS="kozel.example",
+                 KOZEL_SITE_URL="https://kozel.example").returncode == 0
 
 
 @pytest.mark.parametrize("key, why", [
