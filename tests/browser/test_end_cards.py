@@ -42,10 +42,11 @@ def _open(new_context: Any, user: Any, table_id: int,
 
 
 def _casual_series(users: list[Any]) -> tuple[Table, Series]:
-    """A casual table, no clock, the four seated and the series started (the services
-    publish on commit, so this runs off Playwright's loop)."""
+    """A casual table, no clock, a series to 6 (the shortest a table offers), the four
+    seated and the series started (the services publish on commit, so this runs off
+    Playwright's loop)."""
     table = table_service.create_table(users[0], table_service.TableSettings(
-        name="Evening", kind=Table.Kind.CASUAL, turn_seconds=None, series_target=12))
+        name="Evening", kind=Table.Kind.CASUAL, turn_seconds=None, series_target=6))
     for position, user in enumerate(users):
         table_service.take_seat(table.pk, user, position)
     return table, series_service.start_series(table.pk, users[0])
