@@ -15,6 +15,9 @@ PYTEST_ARGS ?=
 # TEST_WORKERS=0 runs them in this process, one after the other.
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --dist worksteal
+# The engine's line and branch coverage, reported after the tests outside the browser;
+# COVERAGE= leaves it out (CI does: the tracer slows every test a little).
+COVERAGE ?= --cov=games.engine --cov-branch --cov-report=term:skip-covered
 
 .PHONY: run test test-fast test-browser test-rabbitmq lint format bench conformance install chromium clean-run load-smoke
 
@@ -51,7 +54,7 @@ test: $(STAMP) chromium
 	  echo "*** Install Debian's chromium package (apt-get install chromium) to run them."; \
 	  if [ -n "$$CI" ]; then echo "*** CI must run the browser tests."; exit 1; fi; \
 	fi
-	$(PY) -m pytest -m "not browser" $(XDIST) --cov=games.engine --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not browser" $(XDIST) $(COVERAGE) $(PYTEST_ARGS)
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not browser and not slow" $(XDIST) -x -q $(PYTEST_ARGS)
