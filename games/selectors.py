@@ -103,6 +103,15 @@ def person_positions(series: Series) -> set[int]:
     return {seat.position for seat in roster(series) if seat.user_id}
 
 
+def _person_on_turn(game: Game, series: Series) -> int | None:
+    """The person whose turn a live, unpaused game waits for (None: a bot's turn, or
+    the game waits for nobody)."""
+    if (game.status != Game.Status.PLAYING or game.paused or game.turn_seat is None
+            or series.status != Series.Status.PLAYING):
+        return None
+    return roster_seat(series, game.turn_seat).user_id
+
+
 def takeover_deadline(game: Game, series: Series,
                       away_since: Mapping[int, float]) -> datetime | None:
     """When a bot takes over the seat on turn if its person stays away, or None (they
@@ -113,10 +122,7 @@ def takeover_deadline(game: Game, series: Series,
     (services/play.py ``play_timeout``) or ``DISCONNECT_GRACE_SECONDS`` away on one's own
     turn (services/clock.py ``abandon_if_disconnected``), whichever comes first.
     """
-    if (game.status != Game.Status.PLAYING or game.paused or game.turn_seat is None
-            or series.status != Series.Status.PLAYING):
-        return None
-    user_id = roster_seat(series, game.turn_seat).user_id
+    user_id = _person_on_turn(game, series)
     if user_id is None or user_id not in away_since:
         return None
     since = away_since[user_id]
@@ -142,10 +148,7 @@ def read_takeover(game: Game, series: Series,
     """:func:`takeover_frame`, reading presence only when a person is on turn (and is
     not among ``live_user_ids``, the sockets the caller has read). None when presence
     does not answer: it is advisory, and the server's own check reads it again."""
-    if (game.status != Game.Status.PLAYING or game.paused or game.turn_seat is None
-            or series.status != Series.Status.PLAYING):
-        return None
-    user_id = roster_seat(series, game.turn_seat).user_id
+    user_id = _person_on_turn(game, series)
     if user_id is None or (live_user_ids is not None and user_id in live_user_ids):
         return None
     try:
