@@ -80,10 +80,16 @@ class Decision:
     cost: float
     grade: str
 
+    @property
+    def played_value(self) -> float:
+        """The expected value of what the seat did (see the module docstring)."""
+        return dict(self.values)[describe(self.played)]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "move": self.move, "trick": self.trick, "kind": self.kind,
             "played": describe(self.played), "best": describe(self.best),
+            "played_value": round(self.played_value, 3),
             "values": [[name, round(v, 3)] for name, v in self.values],
             "cost": round(self.cost, 3), "grade": self.grade,
         }
@@ -106,14 +112,18 @@ def _judge(view: Any, cands: list[Action | None], played: Action | None, move: i
 
 def review_seat(seed: int, dealer: int, leader: int | None,
                 actions: Sequence[tuple[int, Action]], seat: int, *, sampling_seed: int = 0,
-                series: Any = None, cfg: SearchConfig = REVIEW) -> list[Decision]:
-    """Every decision of ``seat`` in the game ``actions`` played from ``seed``.
+                series: Any = None, cfg: SearchConfig = REVIEW,
+                algorithm: int | None = None) -> list[Decision]:
+    """Every decision of ``seat`` in the game ``actions`` played from ``seed`` (dealt by
+    the engine's ``algorithm``, its current one by default, R5).
 
     ``sampling_seed`` seeds the worlds the search samples (two reviews with different
     seeds measure the grading's stability). Raises the engine's errors for a game that
     does not replay.
     """
-    return review_from(new_game(seed, dealer, leader), actions, seat,
+    start = new_game(seed, dealer, leader) if algorithm is None else new_game(
+        seed, dealer, leader, algorithm)
+    return review_from(start, actions, seat,
                        sampling_seed=sampling_seed, series=series, cfg=cfg)
 
 
@@ -192,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--level", default="club", help="the bots that play the games")
     args = parser.parse_args(argv)
     times: list[float] = []
+    walls: list[float] = []
     changed = total = 0
     for g in range(args.games):
         seed = args.first_seed + g
@@ -199,17 +210,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         seat = g % 4
         runs = []
         for sampling_seed in (1, 2):
-            t0 = time.thread_time()
+            t0, w0 = time.thread_time(), time.perf_counter()
             runs.append(review_seat(seed, dealer, leader, actions, seat,
                                     sampling_seed=sampling_seed))
             times.append(time.thread_time() - t0)
+            walls.append(time.perf_counter() - w0)
         first, second = runs
         changed += sum(a.grade != b.grade for a, b in zip(first, second, strict=True))
         total += len(first)
         print(f"game {seed} seat {seat}: {len(first)} decisions, {times[-2]:.1f} s and "
               f"{times[-1]:.1f} s; grades {summary(first)['grades']}")
     print(f"reviews: {len(times)}; CPU seconds per review p50 {statistics.median(times):.1f}, "
-          f"max {max(times):.1f} (target: at most 20)")
+          f"max {max(times):.1f}; wall-clock seconds p50 {statistics.median(walls):.1f}, "
+          f"max {max(walls):.1f} (target: at most 20)")
     print(f"stability: {changed} of {total} decisions changed grade between two sampling "
           f"seeds ({100 * changed / max(total, 1):.1f} %)")
     return 0
