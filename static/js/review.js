@@ -7,6 +7,7 @@
 // to the replay.
 
 import { gettext } from "./i18n.js";
+import * as C from "./table/cards.js";
 
 const box = document.getElementById("kz-review");
 const GRADE_LABELS = {
@@ -57,7 +58,7 @@ function describeAction(text) {
     molodka: gettext("molodka"),
     quiet: gettext("no molodka"),
   };
-  return [words[kind] || kind, ...cards].join(" ");
+  return [words[kind] || kind, ...cards.map(C.symbol)].join(" ");
 }
 
 function drawGraph(decisions) {
@@ -93,6 +94,7 @@ function drawGraph(decisions) {
 function show(review) {
   const result = document.getElementById("review-result");
   const name = seatItem(review.seat)?.querySelector(".review-seat-name")?.textContent || "";
+  const player = seatItem(review.seat)?.dataset.name || "";
   document.getElementById("review-heading").textContent = name;
   const counts = review.summary.grades || {};
   document.getElementById("review-summary").textContent = gettext(
@@ -127,8 +129,9 @@ function show(review) {
       const item = el("li", `review-mistake grade-${d.grade}`);
       const jump = el("button", "linklike");
       jump.type = "button";
-      jump.textContent = gettext("Trick %(t)s: you played %(played)s; better: %(best)s (costs %(cost)s loss points)", {
+      jump.textContent = gettext("Trick %(t)s: %(name)s played %(played)s; better: %(best)s (cost: %(cost)s loss points)", {
         t: d.trick + 1,
+        name: player,
         played: describeAction(d.played),
         best: describeAction(d.best),
         cost: d.cost.toFixed(2),
