@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.bots.review import review_seat, summary
-from games.models import Game
 from games.events import send_task_on_commit
+from games.models import Game
 
 from . import conf, selectors
 from .models import Review
