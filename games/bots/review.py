@@ -81,6 +81,24 @@ class Decision:
     grade: str
 
     @property
+    def marks(self) -> list[str]:
+        """What kind of slip a costly decision was: ``molodka_not_announced`` (R11),
+        ``beat_not_made`` (a discard where a beat was better) and ``points_given`` (a
+        discard of more card points than the better action gives up)."""
+        if self.grade == GRADES[0][0] or self.best is None:
+            return []
+        out = []
+        if self.kind == "molodka" and self.played is None:
+            out.append("molodka_not_announced")
+        if self.played is not None and self.played.kind == "discard":
+            if self.best.kind == "beat":
+                out.append("beat_not_made")
+            given = sum(c.points for c in self.played.cards)
+            if self.best.kind == "discard" and given > sum(c.points for c in self.best.cards):
+                out.append("points_given")
+        return out
+
+    @property
     def played_value(self) -> float:
         """The expected value of what the seat did (see the module docstring)."""
         return dict(self.values)[describe(self.played)]
@@ -89,7 +107,7 @@ class Decision:
         return {
             "move": self.move, "trick": self.trick, "kind": self.kind,
             "played": describe(self.played), "best": describe(self.best),
-            "played_value": round(self.played_value, 3),
+            "played_value": round(self.played_value, 3), "marks": self.marks,
             "values": [[name, round(v, 3)] for name, v in self.values],
             "cost": round(self.cost, 3), "grade": self.grade,
         }

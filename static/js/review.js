@@ -16,6 +16,11 @@ const GRADE_LABELS = {
   mistake: gettext("Mistake"),
   blunder: gettext("Blunder"),
 };
+const MARK_LABELS = {
+  molodka_not_announced: gettext("Molodka not announced"),
+  beat_not_made: gettext("Beat not made"),
+  points_given: gettext("Points given away"),
+};
 const POLL_MS = 2000;
 
 function csrfToken() {
@@ -137,7 +142,9 @@ function show(review) {
         cost: d.cost.toFixed(2),
       });
       jump.addEventListener("click", () => goToStep(d.move));
-      item.append(el("span", `grade grade-${d.grade}`, GRADE_LABELS[d.grade]), " ", jump);
+      item.append(el("span", `grade grade-${d.grade}`, GRADE_LABELS[d.grade]), " ");
+      (d.marks || []).forEach((mark) => item.append(el("span", "review-mark", MARK_LABELS[mark] || mark), " "));
+      item.append(jump);
       mistakes.append(item);
     }
   });

@@ -168,6 +168,7 @@ def test_r16_an_exactly_solved_losing_discard_is_a_mistake_and_the_beat_is_named
         assert decision.grade in ("mistake", "blunder"), decision.to_dict()
         assert decision.best == beat and decision.played == discard
         assert decision.cost >= GRADES[1][1]
+        assert "beat_not_made" in decision.marks
 
 
 def test_r16_the_winning_beat_is_good_and_nothing_better_is_named(
@@ -214,3 +215,18 @@ def test_grades_by_cost_and_the_summary_counts_them() -> None:
             for cost in (0.0, 0.5, 2.0)]
     assert summary(made) == {"decisions": 3, "mean_cost": round(2.5 / 3, 3),
                              "grades": {"good": 1, "inaccuracy": 1, "mistake": 0, "blunder": 1}}
+
+
+def test_r11_marks_name_the_slip_a_costly_decision_was() -> None:
+    from games.engine import Discard
+    from games.engine import Molodka as MolodkaAction
+    from games.engine.cards import parse_cards
+
+    ace, six = Discard(parse_cards(["AD"])), Discard(parse_cards(["6C"]))
+    given = Decision(5, 2, "turn", ace, six, (("discard AD", -1.0), ("discard 6C", 0.0)),
+                     1.0, "mistake")
+    assert given.marks == ["points_given"]
+    four = MolodkaAction(parse_cards(["6H", "7H", "8H", "9H"]))
+    quiet = Decision(3, 1, "molodka", None, four, (), 0.9, "mistake")
+    assert quiet.marks == ["molodka_not_announced"]
+    assert Decision(3, 1, "molodka", None, None, (), 0.1, "good").marks == []
