@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
@@ -184,7 +185,8 @@ club_role = _club_action(_role)
 
 def _announce(request: AuthenticatedHttpRequest, club: Club) -> str:
     sent = announcements.announce(request.user, request.POST.get("text", ""), club_id=club.pk)
-    return _("Announced to %(n)s members.") % {"n": sent.recipients}
+    return ngettext("Announced to %(n)s member.", "Announced to %(n)s members.",
+                    sent.recipients) % {"n": sent.recipients}
 
 
 def _new_season(request: AuthenticatedHttpRequest, club: Club) -> str:
@@ -437,7 +439,8 @@ def _event(request: AuthenticatedHttpRequest, t: Tournament) -> str:
     if op == "announce":
         sent = announcements.announce(request.user, request.POST.get("text", ""),
                                       tournament_id=t.pk)
-        return _("Announced to %(n)s players.") % {"n": sent.recipients}
+        return ngettext("Announced to %(n)s player.", "Announced to %(n)s players.",
+                        sent.recipients) % {"n": sent.recipients}
     raise ValueError("unknown operation")
 
 

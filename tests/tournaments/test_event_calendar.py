@@ -93,7 +93,7 @@ def test_a_finished_recurring_event_gets_its_next_occurrence_once(
     season = seasons.create_season(club_cast.club.pk, club_cast.director, "Autumn 2026")
     seasons.set_season(t.pk, club_cast.director, str(season.pk))
     codirectors.add_co_director(t.pk, club_cast.director, club_cast.member.username)
-    assert "every 1 week" in recurrence.set_recurrence(t.pk, club_cast.director, "1")
+    assert "repeats every week" in recurrence.set_recurrence(t.pk, club_cast.director, "1")
     enter_pairs(t, club_cast.players[:4])
     act(t, club_cast.director, "start")
     with django_capture_on_commit_callbacks(execute=True):

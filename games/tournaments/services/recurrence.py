@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.errors import InvalidRequestError, PermissionDeniedError, TableStateError
 from games.events import send_event_on_commit
@@ -75,8 +76,10 @@ def set_recurrence(tournament_id: int, user: User | None, weeks: object) -> str:
             t.save(update_fields=["recur_weeks"])
             audit.record(t.club, user, "tournament.recur", tournament=t, weeks=count)
             send_event_on_commit(*publish.changed(t.pk))
-    return (_("The event repeats every %(n)s week(s).") % {"n": count} if count
-            else _("The event does not repeat."))
+    if not count:
+        return _("The event does not repeat.")
+    return ngettext("The event repeats every week.", "The event repeats every %(n)s weeks.",
+                    count) % {"n": count}
 
 
 def create_next(tournament_id: int) -> Tournament | None:
