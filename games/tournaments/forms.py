@@ -29,7 +29,7 @@ class ClubForm(forms.Form):
                                  label=_("Language"))
     join_policy = forms.ChoiceField(label=_("How people join"), choices=Club.JoinPolicy.choices)
     time_zone = forms.ChoiceField(
-        label=_("Time zone"), initial="UTC", choices=lambda: TIME_ZONES,
+        label=_("Time zone"), initial="UTC", choices=lambda: TIME_ZONES, required=False,
         help_text=_("The club's clock: a weekly event keeps its local hour all year."))
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.social import notify
 from accounts.social import services as social
 from accounts.social.models import Notification
-from games.errors import InvalidRequestError, PermissionDeniedError
+from games.errors import InvalidRequestError, NotFoundError, PermissionDeniedError
 from games.tournaments import tasks
 from games.tournaments.models import Announcement, Membership, Round, Tournament
 from games.tournaments.services import announcements, events, reminders
@@ -229,7 +229,7 @@ def test_only_directors_announce_and_bad_text_changes_nothing(club_cast):
         with pytest.raises(InvalidRequestError):
             announcements.announce(club_cast.director, text, club_id=club.pk)
     for bad_id in ("1", None, True, 10**9):
-        with pytest.raises(Exception):  # noqa: B017 - NotFound for each shape
+        with pytest.raises(NotFoundError):
             announcements.announce(club_cast.director, "Hello", club_id=bad_id)
     assert Announcement.objects.count() == 0
     assert Notification.objects.filter(kind=Notification.Kind.ANNOUNCEMENT).count() == 0
