@@ -25,6 +25,15 @@ their own services.
   inviter_name: str, user_id: int)``: someone entered a pairs event with this person
   as partner, who must confirm (sent after commit by tournaments/services/events.py;
   the notification centre tells them and emails the accept link).
+- ``announcement_made(sender=Announcement, announcement_id: int, club_name: str,
+  tournament_name: str, author_name: str, text: str, url: str, user_ids: list[int])``:
+  a director announced something to a club's members or an event's players
+  (``tournament_name`` empty for the club); sent after commit by
+  tournaments/services/announcements.py; the notification centre tells each of them
+  and e-mails those who opted in.
+- ``event_reminder(sender=Tournament, tournament_id: int, tournament_name: str,
+  starts_at: datetime, user_ids: list[int])``: an event these people entered starts
+  soon (sent once, after commit, by tournaments/services/reminders.py).
 """
 
 from __future__ import annotations
@@ -37,3 +46,5 @@ series_corrected = Signal()
 round_started = Signal()
 result_corrected = Signal()
 partner_invited = Signal()
+announcement_made = Signal()
+event_reminder = Signal()

@@ -43,6 +43,7 @@ class SocialSettings(models.Model):
     email_invite = models.BooleanField(default=False)
     email_friend_table = models.BooleanField(default=False)
     email_moderator = models.BooleanField(default=False)
+    email_announcement = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"settings of {self.user_id}"
@@ -92,6 +93,8 @@ class Notification(models.Model):
         FOLLOW = "follow", _("Someone follows you")
         RESULT = "result", _("A result of yours was corrected")
         PARTNER = "partner", _("A partner invitation to a tournament")
+        ANNOUNCEMENT = "announcement", _("A club director's announcement")
+        REMINDER = "reminder", _("A tournament you entered starts soon")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="notifications")

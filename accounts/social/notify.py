@@ -43,7 +43,7 @@ UNSUBSCRIBE_SALT = "social.unsubscribe"
 # (A round start is emailed by tournaments to whoever opted in on their entry.)
 EMAIL_FIELDS: dict[str, str] = {
     Kind.INVITE: "email_invite", Kind.FRIEND_TABLE: "email_friend_table",
-    Kind.MODERATOR: "email_moderator"}
+    Kind.MODERATOR: "email_moderator", Kind.ANNOUNCEMENT: "email_announcement"}
 # The kinds emailed whatever the settings: a request only the recipient can answer.
 ALWAYS_EMAILED = frozenset({Kind.PARTNER})
 
@@ -77,9 +77,28 @@ def text_of(notification: Notification) -> str:
             "name": name, "tournament": p.get("tournament", "")}
     if notification.kind == Kind.DECLINED:
         return _("%(name)s declined your invitation.") % {"name": name}
+    if notification.kind == Kind.ANNOUNCEMENT:
+        if p.get("tournament"):
+            return _("Announcement for %(tournament)s (%(club)s): %(text)s") % {
+                "tournament": p["tournament"], "club": p.get("club", ""),
+                "text": p.get("text", "")}
+        return _("Announcement from %(club)s: %(text)s") % {"club": p.get("club", ""),
+                                                            "text": p.get("text", "")}
+    if notification.kind == Kind.REMINDER:
+        return _("%(tournament)s starts at %(start)s.") % {
+            "tournament": p.get("tournament", ""), "start": p.get("start", "")}
     if notification.kind == Kind.FOLLOW:
         return _("%(name)s started following you.") % {"name": name}
     return ""
+
+
+def subject_of(notification: Notification) -> str:
+    """An e-mail's subject after the site's name: the notification's line, except for an
+    announcement, whose subject names only the club (its text may be long)."""
+    p = notification.params or {}
+    if notification.kind == Kind.ANNOUNCEMENT:
+        return _("An announcement from %(club)s") % {"club": p.get("club", "")}
+    return text_of(notification)
 
 
 def _sanction_text(params: dict[str, Any]) -> str:
@@ -146,7 +165,7 @@ def _email(notification: Notification) -> None:
         else:
             body = _("Hello %(name)s,\n\n%(text)s\n\n%(url)s\n") % params
         message = EmailMessage(
-            subject=email_subject(text_of(notification)), body=body,
+            subject=email_subject(subject_of(notification)), body=body,
             from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email], headers=headers)
     try:
         message.send(fail_silently=False)

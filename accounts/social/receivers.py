@@ -9,6 +9,9 @@ on-commit work; the services write.
 - ``games.signals.result_corrected``: a director corrected a match: its players are told.
 - ``games.signals.partner_invited``: a pairs entry waits for its partner: a notification
   and an e-mail with the accept link.
+- ``games.signals.announcement_made``: a club director's announcement: each recipient
+  is told, and e-mailed when they opted into announcements.
+- ``games.signals.event_reminder``: an event they entered starts soon.
 - ``post_save(Sanction, created=True)`` by a moderator (accounts/moderation): the
   moderator's message in the sanctioned person's centre.
 """
@@ -27,7 +30,13 @@ from accounts.social import services
 from accounts.social.tasks import friend_table_task
 from games.events import after_commit
 from games.models import Table
-from games.signals import partner_invited, result_corrected, round_started
+from games.signals import (
+    announcement_made,
+    event_reminder,
+    partner_invited,
+    result_corrected,
+    round_started,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +77,25 @@ def on_partner_invited(sender: Any, tournament_id: int, tournament_name: str,
                                         user_id)
     except Exception:  # noqa: BLE001 - the banner and the event page still ask them
         logger.exception("partner invitation notification for %s failed", tournament_id)
+
+
+@receiver(announcement_made, dispatch_uid="social.announcement_made")
+def on_announcement(sender: Any, club_name: str, tournament_name: str, author_name: str,
+                    text: str, url: str, user_ids: list[int], **kwargs: Any) -> None:
+    try:
+        services.notify_announcement(club_name, tournament_name, author_name, text, url,
+                                     user_ids)
+    except Exception:  # noqa: BLE001 - the club's or event's page shows it anyway
+        logger.exception("announcement notifications for %s failed", club_name)
+
+
+@receiver(event_reminder, dispatch_uid="social.event_reminder")
+def on_event_reminder(sender: Any, tournament_id: int, tournament_name: str,
+                      starts_at: Any, user_ids: list[int], **kwargs: Any) -> None:
+    try:
+        services.notify_event_reminder(tournament_id, tournament_name, starts_at, user_ids)
+    except Exception:  # noqa: BLE001 - the event page and the e-mail still say it
+        logger.exception("reminder notifications for %s failed", tournament_id)
 
 
 @receiver(post_save, sender=Sanction, dispatch_uid="social.moderator_message")

@@ -29,7 +29,7 @@ from games.models import Seat, Table
 logger = logging.getLogger(__name__)
 USERNAME_MAX = 150
 SETTINGS_FIELDS = ("hide_online", "invites_from_friends_only", "email_invite",
-                   "email_friend_table", "email_moderator")
+                   "email_friend_table", "email_moderator", "email_announcement")
 
 
 def require_user(user: User | None) -> User:
@@ -180,6 +180,25 @@ def notify_partner_invited(tournament_id: int, tournament_name: str, inviter_nam
     return notify.notify_many([user_id], Notification.Kind.PARTNER,
                               {"tournament": tournament_name, "name": inviter_name},
                               f"/tournament/{tournament_id}/#registration")
+
+
+def notify_announcement(club_name: str, tournament_name: str, author_name: str, text: str,
+                        url: str, user_ids: list[int]) -> int:
+    """A director's announcement: in every recipient's centre, and e-mailed to those who
+    opted into announcements (with an unsubscribe link)."""
+    return notify.notify_many(user_ids, Notification.Kind.ANNOUNCEMENT,
+                              {"club": club_name, "tournament": tournament_name,
+                               "name": author_name, "text": text[:1000]}, url)
+
+
+def notify_event_reminder(tournament_id: int, tournament_name: str, starts_at: datetime,
+                          user_ids: list[int]) -> int:
+    """An event they entered starts soon (its e-mail goes out from tournaments, to the
+    entries that asked for e-mail)."""
+    return notify.notify_many(user_ids, Notification.Kind.REMINDER,
+                              {"tournament": tournament_name,
+                               "start": starts_at.strftime("%H:%M UTC")},
+                              f"/tournament/{tournament_id}/")
 
 
 def notify_sanction(user_id: int, kind: str, reason: str) -> int:

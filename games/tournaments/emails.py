@@ -61,3 +61,35 @@ def send_round_started(tournament_name: str, round_number: int, deadline: dateti
                                                    mail)
                              for mail in recipients),
                        fail_silently=False)
+
+
+@dataclass(frozen=True)
+class ReminderMail:
+    """What one player's reminder e-mail needs (plain values: sent after commit)."""
+
+    name: str
+    address: str
+    user_id: int | None
+    event_path: str
+
+
+def reminder_message(tournament_name: str, starts_at: datetime, mail: ReminderMail
+                     ) -> tuple[str, str, str | None, list[str]]:
+    """(subject, body, from, [to]) of one reminder, in the recipient's language; the
+    subject begins with the site's name."""
+    with translation.override(recipient_language(mail.user_id)):
+        params = {"tournament": tournament_name, "name": mail.name,
+                  "event": absolute_url(mail.event_path), "start": deadline_text(starts_at)}
+        subject = email_subject(_("%(tournament)s starts soon") % params)
+        body = _("Hello %(name)s,\n\n%(tournament)s starts at %(start)s. Round 1's "
+                 "tables open then; check in on the event's page:\n\n%(event)s\n\n"
+                 "See you there!\n") % params
+    return subject, body, settings.DEFAULT_FROM_EMAIL, [mail.address]
+
+
+def send_reminders(tournament_name: str, starts_at: datetime,
+                   recipients: list[ReminderMail]) -> None:
+    """E-mail the reminder to each player whose entry asked for e-mail."""
+    if recipients:
+        send_mass_mail(tuple(reminder_message(tournament_name, starts_at, mail)
+                             for mail in recipients), fail_silently=False)

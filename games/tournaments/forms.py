@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
-from games.tournaments.models import REASON_MAX, Club
+from games.tournaments.models import DETAILS_MAX, REASON_MAX, Club
 from kozel_site import ids
 
+TIME_ZONES = [(name, name) for name in sorted(available_timezones())]
 CLOCK_CHOICES = [("", _("No clock")), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
 
 
@@ -25,6 +28,9 @@ class ClubForm(forms.Form):
     language = forms.ChoiceField(choices=settings.LANGUAGES, initial=settings.LANGUAGE_CODE,
                                  label=_("Language"))
     join_policy = forms.ChoiceField(label=_("How people join"), choices=Club.JoinPolicy.choices)
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), initial="UTC", choices=lambda: TIME_ZONES, required=False,
+        help_text=_("The club's clock: a weekly event keeps its local hour all year."))
 
 
 class ClubEditForm(ClubForm):
@@ -60,6 +66,25 @@ class TournamentForm(forms.Form):
                                label=_("Rated"))
     bots_allowed = forms.BooleanField(label=_("Bots may fill a missing seat or pair"),
                                       required=False)
+    description = forms.CharField(label=_("Description"), required=False,
+                                  max_length=DETAILS_MAX,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
+    rules_text = forms.CharField(label=_("Rules"), required=False, max_length=DETAILS_MAX,
+                                 widget=forms.Textarea(attrs={"rows": 3}))
+    prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class DetailsForm(forms.Form):
+    """The event's texts, edited on its page by its directors."""
+
+    description = forms.CharField(label=_("Description"), required=False,
+                                  max_length=DETAILS_MAX, strip=False,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
+    rules_text = forms.CharField(label=_("Rules"), required=False, max_length=DETAILS_MAX,
+                                 strip=False, widget=forms.Textarea(attrs={"rows": 3}))
+    prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
+                             strip=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class RegisterForm(forms.Form):

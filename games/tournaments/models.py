@@ -27,6 +27,11 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
+# The longest description, rules text or prize list of an event.
+DETAILS_MAX = 4000
+# The longest announcement a director sends.
+ANNOUNCEMENT_MAX = 1000
+
 # The longest reason a director or a club owner may give (it is stored with the act).
 REASON_MAX = 200
 
@@ -46,6 +51,8 @@ class Club(models.Model):
                                 default=settings.LANGUAGE_CODE)
     join_policy = models.CharField(max_length=10, choices=JoinPolicy.choices,
                                    default=JoinPolicy.OPEN)
+    # The club's wall clock: a recurring event keeps its local hour across DST changes.
+    time_zone = models.CharField(max_length=64, default="UTC")
     invite_token = models.CharField(max_length=32, unique=True, default=new_token)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                               related_name="owned_clubs")
@@ -141,6 +148,21 @@ class Tournament(models.Model):
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # What players read before they come (plain text, shown escaped with line breaks).
+    description = models.TextField(max_length=DETAILS_MAX, blank=True)
+    rules_text = models.TextField(max_length=DETAILS_MAX, blank=True)
+    prizes = models.TextField(max_length=DETAILS_MAX, blank=True)
+    season = models.ForeignKey("Season", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="events")
+    # Every ``recur_weeks`` weeks at the same local hour (the club's time zone); 0: once.
+    recur_weeks = models.PositiveSmallIntegerField(default=0)
+    recurs_from = models.OneToOneField("self", null=True, blank=True,
+                                       on_delete=models.SET_NULL,
+                                       related_name="next_occurrence")
+    reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    # Club members with the director's powers for this event only.
+    co_directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,
+                                          related_name="co_directed_events")
 
     class Meta:
         ordering = ["-created_at"]
@@ -151,6 +173,8 @@ class Tournament(models.Model):
                 name="tournament_clock"),
             models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=30),
                                    name="tournament_rounds_range"),
+            models.CheckConstraint(condition=Q(recur_weeks__lte=4),
+                                   name="tournament_recur_weeks_range"),
             models.CheckConstraint(
                 condition=Q(games_limit__isnull=True) | (Q(games_limit__gte=1)
                                                          & Q(games_limit__lte=20)),
@@ -355,3 +379,46 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ValueError("the audit log is append-only")
+
+
+class Season(models.Model):
+    """A named run of a club's events; its table sums each person's place points over
+    the finished events in it (games/tournaments/seasons.py)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"],
+                                               name="season_name_once")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Announcement(models.Model):
+    """A director's message to the club's members or to one event's players: shown on
+    the club's or the event's page, sent as a notification and an opted-in e-mail."""
+
+    class Audience(models.TextChoices):
+        CLUB = "club", _("The club's members")
+        PLAYERS = "players", _("The event's players")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="announcements")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True,
+                                   on_delete=models.CASCADE, related_name="announcements")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.SET_NULL, related_name="+")
+    audience = models.CharField(max_length=8, choices=Audience.choices)
+    text = models.TextField(max_length=ANNOUNCEMENT_MAX)
+    recipients = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "created_at"], name="announcement_club_idx")]
+
+    def __str__(self) -> str:
+        return f"announcement {self.pk} in {self.club_id}"

@@ -9,18 +9,22 @@
 | appoint or demote directors              | no       | no     | no       | yes   | yes       |
 | create and run tournaments (director)    | no       | no     | yes      | yes   | yes       |
 | see the audit log                        | no       | no     | yes      | yes   | yes       |
+| direct one event (co-director, below)    | no       | co-dir | yes      | yes   | yes       |
+| announce to the club, manage seasons     | no       | no     | yes      | yes   | yes       |
 
 \\* by the club's join policy; \\*\\* the owner cannot leave the club they own;
 \\*\\*\\* a moderator registers like anyone else only after joining. A *site moderator*
 is a staff account (``is_staff``) or one with the ``tournaments.moderate_clubs``
 permission. A banned person can do nothing in the club, not even ask to join again.
+A *co-director* is an active member a director named on one event: they have the
+director's powers for that event only (``can_direct_event``), and cannot name others.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 
-from games.tournaments.models import Club, Membership
+from games.tournaments.models import Club, Membership, Tournament
 
 DIRECTING = (Membership.Role.OWNER, Membership.Role.DIRECTOR)
 
@@ -58,3 +62,14 @@ def can_direct(club: Club, user: User | AnonymousUser | None) -> bool:
 def can_appoint(club: Club, user: User | AnonymousUser | None) -> bool:
     """Appoint or demote directors: the owner (and a site moderator)."""
     return role(club, user) == Membership.Role.OWNER or is_club_moderator(user)
+
+
+def can_direct_event(tournament: Tournament, user: User | AnonymousUser | None) -> bool:
+    """Run this one event: the club's directors, or a co-director of it who is still an
+    active member of the club."""
+    if can_direct(tournament.club, user):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (is_member(tournament.club, user)
+            and tournament.co_directors.filter(pk=user.pk).exists())

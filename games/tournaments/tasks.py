@@ -13,7 +13,7 @@ from celery import shared_task
 
 from games.errors import ServiceError
 from games.tasks import id_task
-from games.tournaments.services import rounds
+from games.tournaments.services import recurrence, reminders, rounds
 
 logger = logging.getLogger(__name__)
 
@@ -51,4 +51,15 @@ def tick_task() -> dict[str, int]:
     done = rounds.tick()
     if done:
         logger.info("tournament tick: %s", done)
+    return done
+
+
+@shared_task(name="tournaments.events_beat", acks_late=False, ignore_result=True, expires=50)
+def events_beat_task() -> dict[str, int]:
+    """The beat's calendar step: reminders before starts (each sent once,
+    services/reminders.py) and the next occurrences of finished recurring events
+    (services/recurrence.py, the backstop of the one made at the finish)."""
+    done = {"reminders": reminders.send_due(), "recurrences": recurrence.create_due()}
+    if any(done.values()):
+        logger.info("tournament calendar: %s", done)
     return done

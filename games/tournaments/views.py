@@ -15,14 +15,34 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from games.errors import ServiceError
-from games.tournaments import forms, permissions, selectors
-from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
+from games.tournaments import event_reads, forms, permissions, season_points, selectors
+from games.tournaments.models import (
+    AuditEntry,
+    Club,
+    Entry,
+    Membership,
+    Round,
+    Season,
+    Tournament,
+)
+from games.tournaments.services import (
+    announcements,
+    codirectors,
+    corrections,
+    details,
+    director,
+    events,
+    recurrence,
+    rounds,
+    seasons,
+)
 from games.tournaments.services import clubs as club_service
-from games.tournaments.services import corrections, director, events, rounds
+from games.tournaments.services.texts import EventDetails
 from kozel_site import ids
 
 # --- clubs ----------------------------------------------------------------------------
@@ -44,7 +64,7 @@ def club_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             club = club_service.create_club(request.user, club_service.ClubSettings(
-                **form.cleaned_data))
+                **{**form.cleaned_data, "time_zone": form.cleaned_data["time_zone"] or "UTC"}))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -71,6 +91,11 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "members": selectors.members(club), "events": selectors.tournaments_by_state(club),
         "leaderboard": selectors.club_leaderboard(club),
         "invite_token": request.GET.get("invite", "")[:40],
+        "seasons": list(club.seasons.all()),
+        # Announcements are the members' business: strangers do not read them.
+        "announcements": (event_reads.club_announcements(club)
+                          if me is not None and me.status == Membership.Status.ACTIVE
+                          or directing else []),
     }
     if directing:
         context["requests"] = selectors.requests(club)
@@ -158,6 +183,35 @@ club_unban = _club_action(_unban)
 club_role = _club_action(_role)
 
 
+def _announce(request: AuthenticatedHttpRequest, club: Club) -> str:
+    sent = announcements.announce(request.user, request.POST.get("text", ""), club_id=club.pk)
+    return ngettext("Announced to %(n)s member.", "Announced to %(n)s members.",
+                    sent.recipients) % {"n": sent.recipients}
+
+
+def _new_season(request: AuthenticatedHttpRequest, club: Club) -> str:
+    season = seasons.create_season(club.pk, request.user, request.POST.get("name", ""))
+    return _("Season %(name)s opened: put events in it from their pages.") % {
+        "name": season.name}
+
+
+club_announce = _club_action(_announce)
+club_season_create = _club_action(_new_season)
+
+
+@require_GET
+def season_page(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """``/club/<slug>/season/<id>/``: the season's events and its table."""
+    club = _club(slug)
+    season = get_object_or_404(Season, pk=season_id, club=club)
+    return render(request, "clubs/season.html", {
+        "club": club, "season": season, "rows": event_reads.season_table(season),
+        "events": event_reads.season_events(season),
+        "place_points": list(enumerate(season_points.PLACE_POINTS, start=1)),
+        "played_points": season_points.PLAYED_POINTS,
+        "played_from": len(season_points.PLACE_POINTS) + 1})
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
@@ -165,12 +219,13 @@ def club_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     if not permissions.can_appoint(club, request.user):
         raise Http404(_("No such page."))
     initial = {f: getattr(club, f) for f in ("name", "description", "country", "language",
-                                             "join_policy")}
+                                             "join_policy", "time_zone")}
     form = forms.ClubEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             club_service.update_club(club.pk, request.user, club_service.ClubSettings(
-                slug=club.slug, **form.cleaned_data))
+                slug=club.slug, **{**form.cleaned_data,
+                                   "time_zone": form.cleaned_data["time_zone"] or "UTC"}))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -198,7 +253,9 @@ def tournament_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
                 turn_seconds=int(data["turn_seconds"]) if data["turn_seconds"] else None,
                 starts_at=data["starts_at"], checkin_seconds=data["checkin_minutes"] * 60,
                 round_seconds=data["round_minutes"] * 60, rated=data["rated"],
-                bots_allowed=data["bots_allowed"], games_limit=data["games_limit"]))
+                bots_allowed=data["bots_allowed"], games_limit=data["games_limit"],
+                details=EventDetails(data["description"], data["rules_text"],
+                                     data["prizes"])))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -219,7 +276,7 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
     rounds = list(tournament.round_set.order_by("number"))
     by_round = [(r, selectors.matches_of_round(r)) for r in rounds]
     current = next((r for r in reversed(rounds) if r.status != Round.Status.FINISHED), None)
-    directing = permissions.can_direct(club, request.user)
+    directing = permissions.can_direct_event(tournament, request.user)
     entry = selectors.entry_of(tournament, request.user)
     context = {
         "tournament": tournament, "club": club, "rows": rows, "rounds": by_round,
@@ -232,10 +289,17 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
             if request.user.is_authenticated else []),
         "late_join_open": events.late_join_open(tournament),
     }
+    context["announcements"] = event_reads.event_announcements(tournament)
+    context["co_directors"] = list(tournament.co_directors.all())
+    context["next_occurrence"] = Tournament.objects.filter(recurs_from=tournament).first()
     if directing:
         context["audit"] = list(AuditEntry.objects.filter(tournament=tournament)
                                 .select_related("actor")[:200])
         context["result_form"] = forms.ResultForm()
+        context["seasons"] = list(club.seasons.all())
+        context["details_form"] = forms.DetailsForm(initial={
+            f: getattr(tournament, f) for f in ("description", "rules_text", "prizes")})
+        context["names_co_directors"] = permissions.can_direct(club, request.user)
     return context
 
 
@@ -351,6 +415,47 @@ def _correction_preview(request: AuthenticatedHttpRequest, t: Tournament) -> Htt
 
 
 tournament_director = _tournament_action(_director)
+
+
+def _event(request: AuthenticatedHttpRequest, t: Tournament) -> str:
+    """The event's own settings on its page: texts, recurrence, season, co-directors and
+    announcements to its players (each its own service, which checks the permission)."""
+    op = str(request.POST.get("op", ""))
+    if op == "details":
+        form = forms.DetailsForm(request.POST)
+        if not form.is_valid():
+            raise ValueError("bad form")
+        details.update_details(t.pk, request.user, EventDetails(**form.cleaned_data))
+        return _("Saved.")
+    if op == "recur":
+        return recurrence.set_recurrence(t.pk, request.user, request.POST.get("weeks"))
+    if op == "season":
+        return seasons.set_season(t.pk, request.user, request.POST.get("season"))
+    if op == "co_director_add":
+        return codirectors.add_co_director(t.pk, request.user, request.POST.get("username"))
+    if op == "co_director_remove":
+        return codirectors.remove_co_director(t.pk, request.user,
+                                              request.POST.get("username"))
+    if op == "announce":
+        sent = announcements.announce(request.user, request.POST.get("text", ""),
+                                      tournament_id=t.pk)
+        return ngettext("Announced to %(n)s player.", "Announced to %(n)s players.",
+                        sent.recipients) % {"n": sent.recipients}
+    raise ValueError("unknown operation")
+
+
+tournament_event = _tournament_action(_event)
+
+
+@require_GET
+def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A standings sheet to print or pin up: no site chrome, print CSS."""
+    tournament = _tournament(tournament_id)
+    rows = selectors.standings_of(tournament)
+    return render(request, "tournaments/print.html", {
+        "tournament": tournament, "club": tournament.club, "rows": rows,
+        "cross": selectors.cross_table(tournament, rows),
+        "completed": selectors.rounds_completed(tournament)})
 
 
 def _csv_response(name: str) -> tuple[HttpResponse, Any]:

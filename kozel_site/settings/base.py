@@ -212,6 +212,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "tournaments-tick": {"task": "tournaments.tick", "options": {"expires": 5},
                          "schedule": env_float("KOZEL_TOURNAMENT_TICK_SECONDS", 5.0,
                                                minimum=1.0)},
+    # Tournaments' calendar: reminders 30 min before a start (once each) and the next
+    # occurrence of a finished recurring event.
+    "tournaments-events": {"task": "tournaments.events_beat", "options": {"expires": 50},
+                           "schedule": 60.0},
 }
 
 # --- Auth (django-allauth 65) ---------------------------------------------------------

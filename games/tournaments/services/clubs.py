@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -39,6 +40,7 @@ class ClubSettings:
     country: str = ""
     language: str = "en"
     join_policy: str = Club.JoinPolicy.OPEN
+    time_zone: str = "UTC"
 
 
 def _verify_messages(doing: str) -> tuple[str, str]:
@@ -88,7 +90,10 @@ def validate(s: ClubSettings) -> ClubSettings:
         raise InvalidRequestError(_("Choose a language from the list."))
     if s.join_policy not in Club.JoinPolicy.values:
         raise InvalidRequestError(_("Choose how people join: open, by request or by invite."))
-    return ClubSettings(name, slug, description, s.country or "", s.language, s.join_policy)
+    if s.time_zone not in available_timezones():
+        raise InvalidRequestError(_("Choose a time zone from the list."))
+    return ClubSettings(name, slug, description, s.country or "", s.language, s.join_policy,
+                        s.time_zone)
 
 
 def create_club(user: User | None, s: ClubSettings) -> Club:
@@ -104,7 +109,8 @@ def create_club(user: User | None, s: ClubSettings) -> Club:
                 club = Club.objects.create(owner=user, name=clean.name, slug=clean.slug,
                                            description=clean.description,
                                            country=clean.country, language=clean.language,
-                                           join_policy=clean.join_policy)
+                                           join_policy=clean.join_policy,
+                                           time_zone=clean.time_zone)
         except IntegrityError:
             raise InvalidRequestError(_("The address /club/%(slug)s/ is taken.") % {
                 "slug": clean.slug}) from None
@@ -120,8 +126,9 @@ def update_club(club_id: int, user: User | None, s: ClubSettings) -> Club:
         if not permissions.can_appoint(club, user):
             raise PermissionDeniedError(_("Only the club's owner can change its settings."))
         clean = validate(ClubSettings(s.name, club.slug, s.description, s.country,
-                                      s.language, s.join_policy))
-        for field in ("name", "description", "country", "language", "join_policy"):
+                                      s.language, s.join_policy, s.time_zone))
+        for field in ("name", "description", "country", "language", "join_policy",
+                      "time_zone"):
             setattr(club, field, getattr(clean, field))
         club.save()
         audit.record(club, user, "club.update")

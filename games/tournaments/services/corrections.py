@@ -218,7 +218,7 @@ def preview(tournament_id: int, user: User | None, data: Mapping[str, Any]) -> P
     t = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if t is None:
         raise NotFoundError(_("No such tournament."))
-    if not permissions.can_direct(t.club, user):
+    if not permissions.can_direct_event(t, user):
         raise PermissionDeniedError(_("Only the club's owner and directors run tournaments."))
     request = check(t, data, lock=False)
     return Preview(

@@ -277,7 +277,7 @@ def perform(tournament_id: int, user: User | None, action: str,
         raise InvalidRequestError(_("Unknown director action."))
     with transaction.atomic():
         t = events.lock_tournament(tournament_id)
-        if not permissions.can_direct(t.club, user):
+        if not permissions.can_direct_event(t, user):
             raise PermissionDeniedError(_("Only the club's owner and directors run tournaments."))
         if t.status == Tournament.Status.FINISHED and action != "correct":
             raise TableStateError(_("The tournament is over; only results can be corrected."))

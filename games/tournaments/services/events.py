@@ -29,6 +29,7 @@ from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import Club, Entry, Round, Tournament
 from games.tournaments.services import audit
 from games.tournaments.services.clubs import require_verified, user_by_name
+from games.tournaments.services.texts import EventDetails, clean_details
 from kozel_site import names
 
 # Up to an hour: the empty-table sweep leaves a round's tables alone until the check-in
@@ -53,6 +54,7 @@ class EventSettings:
     bots_allowed: bool = False
     break_seconds: int = 60
     games_limit: int | None = None
+    details: EventDetails = EventDetails()
 
 
 def _int_in(value: object, low: int, high: int, what: str) -> int:
@@ -99,7 +101,7 @@ def validate(s: EventSettings) -> EventSettings:
             raise InvalidRequestError(_("A tournament starts within a year."))
     return EventSettings(name, s.format, rounds, s.target, s.turn_seconds, s.starts_at,
                          checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks,
-                         games)
+                         games, clean_details(s.details))
 
 
 def create_tournament(club_id: int, user: User | None,
@@ -119,7 +121,8 @@ def create_tournament(club_id: int, user: User | None,
             starts_at=clean.starts_at, checkin_seconds=clean.checkin_seconds,
             round_seconds=clean.round_seconds, break_seconds=clean.break_seconds,
             rated=clean.rated, bots_allowed=clean.bots_allowed, created_by=user,
-            games_limit=clean.games_limit)
+            games_limit=clean.games_limit, description=clean.details.description,
+            rules_text=clean.details.rules_text, prizes=clean.details.prizes)
         audit.record(club, user, "tournament.create", tournament=t, format=t.format,
                      rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed)
     return t

@@ -59,7 +59,7 @@ from games.services import tables as table_service
 from games.signals import round_started
 from games.tournaments import emails, pairing, publish, selectors
 from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
-from games.tournaments.services import audit, events
+from games.tournaments.services import audit, events, recurrence
 from games.tournaments.services.events import lock_tournament
 
 logger = logging.getLogger(__name__)
@@ -605,6 +605,8 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "finished_at"])
         audit.record(t.club, None, "tournament.finish", tournament=t)
+        if t.recur_weeks:
+            after_commit(partial(recurrence.create_next, t.pk))
         return
     try:
         with transaction.atomic():
