@@ -153,7 +153,8 @@ def test_phone_series_keeps_actions_names_and_end_cards_in_view(
     page.set_viewport_size(DESKTOP)
     page.evaluate("window.scrollTo(0, 0)")
     _names_whole(page)
-    for selector in ("#kz-actions button.act:not([hidden])", "#kz-reason", "#kz-molodka", "#kz-felt"):
+    shown = "#kz-actions button.act:not([hidden])"
+    for selector in (shown, "#kz-reason", "#kz-molodka", "#kz-felt"):
         expect(page.locator(selector).first).to_be_visible()
     for selector in ("#kz-actions button.act", "#kz-reason", "#kz-molodka"):
         assert _outside(page, selector) == [], ("desktop", selector)
@@ -195,4 +196,47 @@ def test_phone_series_keeps_actions_names_and_end_cards_in_view(
         assert found == [], (path, found)
     page.set_viewport_size(DESKTOP)
     _shot(page, "series-end-1280")
+    assert js_errors == []
+
+
+def _table_with_long_names(owner: Any, others: list[Any]) -> int:
+    table = tables.create_table(owner, tables.TableSettings(name="Long names"))
+    for position, user in enumerate([owner, *others]):
+        tables.take_seat(table.pk, user, position)
+    tables.add_bot(table.pk, owner, 3, LEVEL)
+    series_service.start_series(table.pk, owner)
+    return table.pk
+
+
+def test_long_first_names_are_set_smaller_never_cut_on_a_side_plate(
+        live_site, new_context, django_user_model, off_loop, js_errors):
+    """A first name longer than a side plate is set smaller (never below the floor);
+    one still too long breaks inside the word rather than lose its end."""
+    users = [django_user_model.objects.create_user(name, password="x" * 20)
+             for name in ("ann", "Konstantinos", "Bartholomew_the_Patient")]
+    table_id = off_loop(_table_with_long_names, users[0], users[1:])
+    page = new_context(user=users[0], viewport=PHONES[0], has_touch=True,
+                       is_mobile=True).new_page()
+    page.goto(f"/table/{table_id}/")
+    th.wait_ready(page)
+    expect(page.locator("#kz-table")).to_have_attribute("data-phase", "playing")
+    for size in (*PHONES, {"width": 320, "height": 640}):
+        page.set_viewport_size(size)
+        first = page.locator("#kz-seat-left .pfirst")  # seat 1, on ann's left
+        expect(first).to_have_text("Konstantinos")
+        # Reads the plate after the resize handler ran: the name is whole, on one line.
+        page.wait_for_function(
+            "() => { const e = document.querySelector('#kz-seat-left .pfirst');"
+            " return e.scrollWidth <= e.clientWidth; }")
+        sizes = first.evaluate("e => [parseFloat(getComputedStyle(e).fontSize),"
+                               " parseFloat(getComputedStyle(e.parentNode).fontSize),"
+                               " e.getClientRects().length, e.classList.contains('is-broken')]")
+        own, plate, _, broken = sizes
+        assert own >= plate * 0.72 - 0.01 and not broken, (size, sizes)
+        longer = page.locator("#kz-seat-top .pfirst")  # seat 2, the partner
+        expect(longer).to_have_text("Bartholomew_the_Patient")
+        fits = page.locator(".kz-seat .pname").evaluate_all(
+            "els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
+        assert all(sw <= cw for _, sw, cw in fits), (size, fits)
+    _shot(page, "long-names-320")
     assert js_errors == []

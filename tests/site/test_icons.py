@@ -31,7 +31,8 @@ def _site_files() -> list[Path]:
 
 
 def test_pictograph_finder_finds_emoji_and_leaves_suits():
-    assert _pictographs("Eggs 🥚, the goat 🐐, ⚑ report, ⚠ error, ☕") == ["🥚", "🐐", "⚑", "⚠", "☕"]
+    found = _pictographs("Eggs 🥚, the goat 🐐, ⚑ report, ⚠ error, ☕")
+    assert found == ["🥚", "🐐", "⚑", "⚠", "☕"]
     assert _pictographs("10♥ beats 9♥, A♠ Q♣ K♦ ✓ → ← – ·") == []
 
 
