@@ -48,6 +48,10 @@ BOXES = """els => els.filter(e => e.getClientRects().length).map(e => {
   const r = e.getBoundingClientRect();
   return {what: e.id || e.className || e.tagName, left: r.left, top: r.top, right: r.right,
           bottom: r.bottom}; })"""
+OVERLAPS = """([first, ...others]) => { const box = s => document.querySelector(s).getBoundingClientRect();
+  const a = box(first);
+  return others.filter(s => { const b = box(s); return b.width > 0 && a.left < b.right
+    && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }); }"""
 # An emoji is a pictograph (Unicode's Extended_Pictographic) or anything asked to show as
 # one (U+FE0F). The four suits are the game's letters, drawn by every text font.
 EMOJI = r"""html => [...html.matchAll(/[\p{Extended_Pictographic}\uFE0F]/gu)]
@@ -238,5 +242,7 @@ def test_long_first_names_are_set_smaller_never_cut_on_a_side_plate(
         fits = page.locator(".kz-seat .pname").evaluate_all(
             "els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
         assert all(sw <= cw for _, sw, cw in fits), (size, fits)
+        # The partner's plate keeps to its column, clear of the trump and the stock.
+        assert page.evaluate(OVERLAPS, ["#kz-seat-top .kz-seat", "#kz-trump", "#kz-stock"]) == []
     _shot(page, "long-names-320")
     assert js_errors == []
