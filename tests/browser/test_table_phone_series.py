@@ -48,7 +48,8 @@ BOXES = """els => els.filter(e => e.getClientRects().length).map(e => {
   const r = e.getBoundingClientRect();
   return {what: e.id || e.className || e.tagName, left: r.left, top: r.top, right: r.right,
           bottom: r.bottom}; })"""
-OVERLAPS = """([first, ...others]) => { const box = s => document.querySelector(s).getBoundingClientRect();
+OVERLAPS = """([first, ...others]) => {
+  const box = s => document.querySelector(s).getBoundingClientRect();
   const a = box(first);
   return others.filter(s => { const b = box(s); return b.width > 0 && a.left < b.right
     && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }); }"""
