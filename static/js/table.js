@@ -19,6 +19,7 @@ import { bindInput } from "./table/input.js";
 import { render } from "./table/render.js";
 import { markRenderedChat } from "./table/render/chat.js";
 import { tickClock } from "./table/render/clock.js";
+import { fitNames } from "./table/render/seats.js";
 import { resync, send, startSocket } from "./table/socket.js";
 import { S } from "./table/state.js";
 
@@ -44,8 +45,22 @@ function init() {
     },
     onClose: () => setPending(false),
   });
+  window.addEventListener("resize", fitNames);
+  keepRoomForTheDock($("#kz-hand-area"));
   setInterval(tickClock, 250);
   setInterval(() => send({ type: "ping", nonce: Date.now() }), 20000);
+}
+
+/** On a phone the hand area is fixed to the bottom edge (table.css): the page keeps that
+ * much room below its end, so the last of the page can still be scrolled into view. */
+function keepRoomForTheDock(area) {
+  if (!area || !window.ResizeObserver) return;
+  const measure = () => {
+    const fixed = getComputedStyle(area).position === "fixed";
+    document.body.style.setProperty("--kz-dock", `${fixed ? area.offsetHeight : 0}px`);
+  };
+  new ResizeObserver(measure).observe(area);
+  window.addEventListener("resize", measure);
 }
 
 init();

@@ -111,8 +111,29 @@ function openReport(ctx) {
   dialog.showModal();
 }
 
+// A flag drawn by us (its name is the button's): a symbol font may lack the flag character.
+const SVG = "http://www.w3.org/2000/svg";
+function flagIcon() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "14");
+  svg.setAttribute("height", "14");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.setAttribute("class", "flag-icon");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", "M3 1.5v13M3 2.5h8.5l-2 3 2 3H3");
+  path.setAttribute("fill", "currentColor");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "1.5");
+  path.setAttribute("stroke-linejoin", "round");
+  svg.append(path);
+  return svg;
+}
+
 function reportButton(label, ctx) {
-  const button = el("button", { type: "button", class: "kz-report-btn", title: label, "aria-label": label, text: "⚑" });
+  const button = el("button", { type: "button", class: "kz-report-btn", title: label, "aria-label": label });
+  button.append(flagIcon());
   button.addEventListener("click", (event) => {
     event.stopPropagation();
     openReport(ctx);

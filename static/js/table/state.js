@@ -64,6 +64,14 @@ export function nameOf(pos, { youWord = true } = {}) {
   const s = seatInfo(pos);
   return s.name || s.user || gettext("Seat %(n)s", { n: pos + 1 });
 }
+/** A seat's name as {first, level}: a bot's label "Boris (Beginner)" splits into its
+ * first name and its level, so a narrow plate can put the level on a line of its own
+ * and never cut the name; a person's name is all first. */
+export function nameParts(pos, { youWord = true } = {}) {
+  const name = nameOf(pos, { youWord });
+  const m = seatInfo(pos).bot_level ? /^(.+?) (\(.+\))$/.exec(name) : null;
+  return m ? { first: m[1], level: m[2] } : { first: name, level: "" };
+}
 export function teamNames(team) {
   return [0, 1, 2, 3].filter((p) => teamOf(p) === team).map((p) => nameOf(p, { youWord: false })).join(" & ");
 }

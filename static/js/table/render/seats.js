@@ -4,7 +4,7 @@
 import { gettext, ngettext, pgettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { $, h } from "../dom.js";
-import { S, isEmptySeat, me, nameOf, posOf, seatInfo, takeoverAt, teamOf, view } from "../state.js";
+import { S, isEmptySeat, me, nameOf, nameParts, posOf, seatInfo, takeoverAt, teamOf, view } from "../state.js";
 
 export function renderSeats() {
   const v = view();
@@ -23,23 +23,25 @@ export function renderSeats() {
     slot.className = `kz-slot kz-pos-${pos}`;
     const plate = h("div", { class: cls, "data-seat": seat, "data-team": team });
     const name = empty ? gettext("Empty seat") : nameOf(seat, { youWord: false });
+    const parts = empty ? { first: name, level: "" } : nameParts(seat, { youWord: false });
     const head = h("div", { class: "plate-head" },
       h("span", { class: "avatar", "aria-hidden": "true", text: empty ? "·" : (name[0] || "?").toUpperCase() }),
-      h("span", { class: "pname", text: name }),
+      h("span", { class: "pname" }, h("span", { class: "pfirst", text: parts.first }),
+        parts.level ? h("span", { class: "plevel", text: ` ${parts.level}` }) : null),
       seat === me() ? h("span", { class: "you-tag", text: gettext("you") }) : null,
       info.bot_level ? h("span", { class: "bot-tag", text: gettext("bot") }) : null,
       v && v.dealer === seat ? h("span", { class: "dealer-chip", title: gettext("Dealer"), text: pgettext("dealer chip", "D") }) : null,
     );
     const taken = (v && v.tricks && v.tricks[team]) || 0;
     const lost = lp[team] ?? 0;
+    // In words, never "0 tr · 0 lp": a narrow plate puts each on a line of its own.
+    const sep = () => h("span", { class: "sep", "aria-hidden": "true", text: " · " });
     const stats = h("div", { class: "plate-stats" },
       h("span", { class: "team-tag", text: gettext("Team %(team)s", { team }) }),
       v ? h("span", { class: "stat", title: gettext("Tricks taken by the team in this game") },
-        h("span", { class: "long", text: ` · ${ngettext("%(n)s trick", "%(n)s tricks", taken)}` }),
-        h("span", { class: "short", text: ` ${pgettext("tricks, short", "%(n)s tr", { n: taken })}` })) : null,
+        sep(), ngettext("%(n)s trick", "%(n)s tricks", taken)) : null,
       S.snap.series ? h("span", { class: "stat", title: gettext("Loss points of the team in this series") },
-        h("span", { class: "long", text: ` · ${ngettext("%(n)s loss pt", "%(n)s loss pts", lost)}` }),
-        h("span", { class: "short", text: ` · ${pgettext("loss points, short", "%(n)s lp", { n: lost })}` })) : null,
+        sep(), ngettext("%(n)s loss point", "%(n)s loss points", lost)) : null,
     );
     plate.append(head, stats);
     if (info.away) {
@@ -70,5 +72,26 @@ export function renderSeats() {
     plate.setAttribute("aria-label", label);
     plate.setAttribute("role", "group");
     slot.replaceChildren(plate);
+  }
+  fitNames();
+}
+
+// The smallest a name is set before it may wrap inside a word, as a share of its size.
+const NAME_FLOOR = 0.72;
+
+/** A name is never cut: one whose longest word is wider than its plate (a side plate on
+ * a phone) is set smaller, down to a floor, and only then breaks inside the word. Run
+ * again when the window changes size. */
+export function fitNames() {
+  for (const el of document.querySelectorAll("#kz-table .kz-seat .pfirst")) {
+    el.style.fontSize = "";
+    el.classList.remove("is-broken");
+    const base = parseFloat(getComputedStyle(el).fontSize);
+    let size = base;
+    while (el.scrollWidth > el.clientWidth + 0.5 && size > base * NAME_FLOOR) {
+      size = Math.max(base * NAME_FLOOR, size - 0.5);
+      el.style.fontSize = `${size}px`;
+    }
+    if (el.scrollWidth > el.clientWidth + 0.5) el.classList.add("is-broken");
   }
 }

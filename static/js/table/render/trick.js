@@ -5,7 +5,7 @@ import { gettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { describe } from "../history.js";
 import { $, h } from "../dom.js";
-import { S, me, nameOf, posOf, view } from "../state.js";
+import { S, me, nameOf, nameParts, posOf, view } from "../state.js";
 
 /** One played set as an element (also used by the last-trick review). */
 export function setElement(entry, seat, t, { isTop }) {
@@ -27,12 +27,15 @@ export function setElement(entry, seat, t, { isTop }) {
   } else {
     for (const code of C.sortCards(entry.cards || [], t)) cards.append(C.cardElement(code, { trump: t, small: true }));
   }
-  const who = nameOf(seat);
   // The same sentence as the history's (R19): "Ann led K♠ 8♠", "You discarded 2 cards face down".
   const play = describe({ ...entry, seat }, nameOf, t, me());
   el.setAttribute("aria-label", isTop ? gettext("%(play)s, the set to beat", { play }) : play);
   el.setAttribute("role", "group");
-  el.append(cards, h("span", { class: "set-label", text: isTop ? gettext("%(who)s · to beat", { who }) : who }));
+  // The name goes into the sentence as nodes: a phone hides a bot's level, never its name.
+  const parts = nameParts(seat);
+  const name = [parts.first, parts.level ? h("span", { class: "set-level", text: ` ${parts.level}` }) : null];
+  const [before, after = ""] = (isTop ? gettext("%(who)s · to beat", { who: "\u0000" }) : "\u0000").split("\u0000");
+  el.append(cards, h("span", { class: "set-label" }, before, ...name, after));
   return el;
 }
 
