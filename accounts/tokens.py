@@ -13,6 +13,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import transaction
 from django.utils import timezone
@@ -64,7 +65,7 @@ def create_token(user: User, name: str) -> tuple[AccessToken, str]:
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
         # The user row's lock makes the count and the insert one step.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if AccessToken.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
             raise TokenError(_("You have %(limit)d tokens already: revoke one first.")
                              % {"limit": MAX_TOKENS_PER_USER})
