@@ -45,7 +45,7 @@ def player(request: HttpRequest, username: params.Username) -> dict[str, Any]:
         "rating": {"display": rating.display, "provisional": rating.provisional,
                    "series_rated": rating.series_rated, "series_won": rating.series_won},
         "totals": {name: getattr(stats, name) for name in schemas.Totals.model_fields},
-        "rating_history": [{"at": p.at, "rating": p.display, "change": p.change}
+        "rating_history": [{"at": p.at, "rating": p.display, "change": p.delta}
                            for p in panel.history],
     }
 

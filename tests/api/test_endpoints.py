@@ -37,10 +37,21 @@ def test_a_profile_gives_name_country_and_the_record(cast):
     assert body["totals"]["games_played"] == 0 and body["rating"]["provisional"] is True
 
 
-def test_a_deleted_account_is_a_deleted_player_with_nothing_it_wrote(cast):
-    from accounts.services import delete_account
+def test_a_profile_gives_the_rating_history_oldest_first(cast):
+    from games.ratings.models import RatingChange
 
-    from accounts.services import update_profile
+    game = finished_game(cast.alice, [cast.alice, cast.bob, cast.carol, cast.dan])
+    now = timezone.now()
+    RatingChange.objects.create(
+        series=game.series, user=cast.alice, position=0, won=True, mu_before=25,
+        sigma_before=8, mu_after=27, sigma_after=7, display_before=1000, display_after=1042,
+        created_at=now)
+    body = get("/api/players/alice").json()
+    assert [(p["rating"], p["change"]) for p in body["rating_history"]] == [(1042, 42)]
+
+
+def test_a_deleted_account_is_a_deleted_player_with_nothing_it_wrote(cast):
+    from accounts.services import delete_account, update_profile
 
     update_profile(cast.bob, bio="hello", country="EE")
     delete_account(cast.bob)
