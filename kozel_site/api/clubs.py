@@ -18,7 +18,7 @@ from kozel_site.api import params, schemas
 router = Router(tags=["clubs"])
 
 
-@router.get("", response={200: list[schemas.ClubLine], 400: schemas.Error},
+@router.get("", response={200: list[schemas.ClubLine], **schemas.REFUSALS},
             summary="Clubs, biggest first")
 def clubs(request: HttpRequest, q: params.Search = None) -> list[dict[str, Any]]:
     """At most 50, searched by name, slug, description or country with ``q``."""
@@ -27,7 +27,7 @@ def clubs(request: HttpRequest, q: params.Search = None) -> list[dict[str, Any]]
             for c in selectors.clubs(q or "")[:selectors.PAGE]]
 
 
-@router.get("/{slug}", response={200: schemas.Club, 400: schemas.Error, 404: schemas.Error},
+@router.get("/{slug}", response={200: schemas.Club, **schemas.NOT_FOUND},
             summary="A club: members, tournaments, its leaderboard")
 def club(request: HttpRequest, slug: params.Slug) -> dict[str, Any]:
     row = Club.objects.select_related("owner").filter(slug=slug).first()

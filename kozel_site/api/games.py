@@ -33,8 +33,7 @@ def _seat(seat: Any) -> dict[str, Any]:
 
 
 @router.get("/{game_id}",
-            response={200: schemas.GameRecord, 400: schemas.Error, 403: schemas.Error,
-                      404: schemas.Error},
+            response={200: schemas.GameRecord, **schemas.NOT_FOUND},
             summary="A played-out game's full record")
 def game(request: HttpRequest, game_id: params.GameId) -> dict[str, Any]:
     """Seed, deal algorithm, dealer, every starting hand, the stock, every action with

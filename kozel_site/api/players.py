@@ -28,7 +28,7 @@ def _player(username: str) -> Any:
     return user
 
 
-@router.get("/{username}", response={200: schemas.Player, 404: schemas.Error},
+@router.get("/{username}", response={200: schemas.Player, **schemas.NOT_FOUND},
             summary="A player's profile, rating and record")
 def player(request: HttpRequest, username: params.Username) -> dict[str, Any]:
     """Public to everyone, as the profile page is. A deleted account keeps its games and
@@ -59,7 +59,7 @@ def _game_line(game: Game) -> dict[str, Any]:
 
 
 @router.get("/{username}/games",
-            response={200: schemas.SeriesPage, 400: schemas.Error, 404: schemas.Error},
+            response={200: schemas.SeriesPage, **schemas.NOT_FOUND},
             summary="The series and games a player took part in, newest first")
 def games(request: HttpRequest, username: params.Username, page: params.Page = 1,
           kind: params.Kind = None, partner: params.OptionalUsername = None,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from ninja import Schema
@@ -15,6 +15,13 @@ class Error(Schema):
     """Every refusal: 400 (bad parameters), 401, 403, 404, 429."""
 
     detail: Any
+
+
+# The refusals any operation may answer: bad parameters, an unknown token, a suspended
+# account, over a rate limit.
+REFUSALS: dict[int, type[Schema]] = {400: Error, 401: Error, 403: Error, 429: Error}
+# …and those that read one thing by its id or name.
+NOT_FOUND: dict[int, type[Schema]] = {**REFUSALS, 404: Error}
 
 
 class PlayerRef(Schema):
@@ -128,6 +135,22 @@ class Leaderboard(Schema):
     total: int
     your_rank: int | None
     rows: list[LeaderRow]
+
+
+class BoardRow(Schema):
+    rank: int
+    username: str
+    name: str
+    count: int
+
+
+class MonthlyBoards(Schema):
+    """This month's boards: ranked series won, games won without losing a trick, goats."""
+
+    month: date
+    series_won: list[BoardRow]
+    clean_games_won: list[BoardRow]
+    goats: list[BoardRow]
 
 
 class ClubLine(Schema):

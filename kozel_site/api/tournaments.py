@@ -15,7 +15,7 @@ from kozel_site.api import params, schemas
 
 router = Router(tags=["tournaments"])
 
-_RESPONSES = {400: schemas.Error, 404: schemas.Error}
+_RESPONSES = schemas.NOT_FOUND
 
 
 def _tournament(tournament_id: int) -> Tournament:

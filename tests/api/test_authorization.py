@@ -70,6 +70,7 @@ def _pairs(w: World) -> list[tuple[str, list[str], str]]:
         ("games list of the owner", ["/@/olga/games"], "/api/players/olga/games"),
         ("unknown player's games", ["/@/nobody/games"], "/api/players/nobody/games"),
         ("leaderboard", ["/leaderboard/"], "/api/leaderboard"),
+        ("monthly boards", ["/leaderboard/"], "/api/leaderboard/month"),
         ("clubs", ["/clubs/"], "/api/clubs"),
         ("club", [f"/club/{w.club}/"], f"/api/clubs/{w.club}"),
         ("unknown club", ["/club/no-such-club/"], "/api/clubs/no-such-club"),

@@ -184,6 +184,21 @@ def test_the_leaderboard_ranks_by_the_cautious_estimate_and_names_your_rank(cast
     assert get("/api/leaderboard?page=999").json()["page"] == 1  # clamped, as the page
 
 
+def test_this_months_boards_rank_by_count(cast):
+    from games.ratings.models import MonthlyStats, month_start
+
+    month = month_start(timezone.now())
+    MonthlyStats.objects.create(user=cast.alice, month=month, series_won=2, goats=1)
+    MonthlyStats.objects.create(user=cast.bob, month=month, series_won=5)
+    MonthlyStats.objects.create(user=cast.carol, month=month.replace(year=month.year - 1),
+                                series_won=9)  # another month: not on this month's board
+    body = get("/api/leaderboard/month").json()
+    assert [(r["username"], r["rank"], r["count"]) for r in body["series_won"]] == [
+        ("bob", 1, 5), ("alice", 2, 2)]
+    assert [r["username"] for r in body["goats"]] == ["alice"]
+    assert body["clean_games_won"] == [] and body["month"] == month.isoformat()
+
+
 # --- clubs and tournaments --------------------------------------------------------------------
 
 @pytest.fixture

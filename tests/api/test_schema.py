@@ -7,14 +7,14 @@ import re
 
 import jsonschema
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from openapi_spec_validator import validate
 
 from games.tournaments.services import clubs
 from tests.api.conftest import finished_game, live_game
 
 ENDPOINTS = {"/api/players/{username}", "/api/players/{username}/games", "/api/games/{game_id}",
-             "/api/leaderboard", "/api/clubs", "/api/clubs/{slug}",
+             "/api/leaderboard", "/api/leaderboard/month", "/api/clubs", "/api/clubs/{slug}",
              "/api/tournaments/{tournament_id}", "/api/tournaments/{tournament_id}/pairings",
              "/api/tournaments/{tournament_id}/standings"}
 
@@ -60,14 +60,22 @@ def test_every_answer_matches_the_schema(cast, schema):
         _check(schema, "/api/games/{game_id}", f"/api/games/{live.pk}"),
         _check(schema, "/api/games/{game_id}", f"/api/games/{live.pk}", cast.bearer("alice")),
         _check(schema, "/api/leaderboard", "/api/leaderboard"),
+        _check(schema, "/api/leaderboard/month", "/api/leaderboard/month"),
         _check(schema, "/api/clubs", "/api/clubs"),
         _check(schema, "/api/clubs/{slug}", "/api/clubs/goats"),
         _check(schema, "/api/tournaments/{tournament_id}", "/api/tournaments/5"),
         _check(schema, "/api/tournaments/{tournament_id}/pairings", "/api/tournaments/5/pairings"),
         _check(schema, "/api/tournaments/{tournament_id}/standings",
                "/api/tournaments/5/standings"),
+        _check(schema, "/api/clubs", "/api/clubs", {"HTTP_AUTHORIZATION": "Bearer kzt_nope"}),
     }
-    assert seen == {200, 400, 403, 404}
+    with override_settings(KOZEL_API_REQUESTS_PER_MINUTE_PER_ADDRESS=1):
+        seen |= {_check(schema, "/api/leaderboard", "/api/leaderboard") for _ in range(2)}
+    assert seen == {200, 400, 401, 403, 404, 429}
+    # Every operation declares every refusal it can answer.
+    for path, operations in schema["paths"].items():
+        declared = set(operations["get"]["responses"])
+        assert {"200", "400", "401", "403", "429"} <= declared, path
 
 
 def test_the_docs_page_uses_only_the_sites_own_files(db):
