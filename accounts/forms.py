@@ -11,7 +11,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import localized_choices
-from accounts.models import BIO_MAX_LENGTH, DELETED_PLAYER_NAME, Profile
+from accounts.models import (
+    BIO_MAX_LENGTH,
+    DELETED_PLAYER_NAME,
+    TOKEN_NAME_MAX_LENGTH,
+    Profile,
+)
 
 
 class ProfileForm(forms.ModelForm):
@@ -79,3 +84,11 @@ class DeleteAccountForm(forms.Form):
                 "That is not your username. Type it exactly as shown to delete your account."
             ))
         return typed
+
+
+class AccessTokenForm(forms.Form):
+    """A new API token's name: where it will be used ("my stats script")."""
+
+    name = forms.CharField(label=_("Token name"), max_length=TOKEN_NAME_MAX_LENGTH, strip=True,
+                           help_text=_("Where you will use it, e.g. “my stats script”."),
+                           widget=forms.TextInput(attrs={"autocomplete": "off"}))

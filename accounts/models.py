@@ -21,6 +21,7 @@ from accounts.countries import COUNTRY_CHOICES, country_name
 DELETED_PLAYER_NAME = gettext_noop("deleted player")  # shown in the page's language
 DISPLAY_NAME_MAX_LENGTH = 40
 BIO_MAX_LENGTH = 280
+TOKEN_NAME_MAX_LENGTH = 60
 
 
 class Profile(models.Model):
@@ -98,3 +99,28 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"guest #{self.user_id}"
+
+
+class AccessToken(models.Model):
+    """A personal access token for the public API (``/api/``), named by its owner.
+
+    Only the SHA-256 of the token is stored: the token itself is shown once, when it is
+    made (``accounts.tokens.create_token``), so a leaked database cannot be replayed
+    against the API. Revoking deletes the row.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="access_tokens")
+    name = models.CharField(max_length=TOKEN_NAME_MAX_LENGTH)
+    # Hex SHA-256 of the whole token: what a request's bearer token is looked up by.
+    token_hash = models.CharField(max_length=64, unique=True)
+    # The token's first characters, kept to tell one's tokens apart on the account page.
+    prefix = models.CharField(max_length=12)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of #{self.user_id}"

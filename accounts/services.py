@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import Profile
+from accounts.models import AccessToken, Profile
 
 DELETED_USERNAME_PREFIX = "deleted-"
 
@@ -105,6 +105,8 @@ def delete_account(user: User) -> None:
     locked.is_active = False
     locked.save()
     EmailAddress.objects.filter(user=locked).delete()
+    # Its API tokens die with it (an inactive user's token is refused anyway).
+    AccessToken.objects.filter(user=locked).delete()
 
     profile.display_name = ""
     profile.bio = ""

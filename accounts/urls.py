@@ -13,4 +13,5 @@ urlpatterns = [
     path("@/<str:username>/games", views.game_history, name="games"),
     path("account/settings/", views.account_settings, name="settings"),
     path("account/delete/", views.delete_account, name="delete"),
+    path("account/tokens/", views.api_tokens, name="tokens"),
 ]

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import BadRequest, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
@@ -23,11 +23,12 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import guests, history, language, selectors, services
-from accounts.forms import DeleteAccountForm, ProfileForm
+from accounts import guests, history, language, selectors, services, tokens
+from accounts.forms import AccessTokenForm, DeleteAccountForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.social import selectors as social_selectors
 from games.ratings import selectors as rating_selectors
+from kozel_site import ids
 
 
 @require_GET
@@ -101,6 +102,48 @@ def delete_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         form = DeleteAccountForm(user=request.user)
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """``/account/tokens/``: personal access tokens for the public API (docs/api.md).
+
+    A new token is shown on the answer to the POST that made it and never again (only
+    its hash is kept), so it is rendered there, not carried over a redirect. Bad input
+    re-shows the page with the reason and stores nothing.
+    """
+    form = AccessTokenForm()
+    new_token = ""
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "create":
+            form = AccessTokenForm(request.POST)
+            if form.is_valid():
+                try:
+                    _row, new_token = tokens.create_token(request.user, form.cleaned_data["name"])
+                except tokens.TokenError as error:
+                    form.add_error(None, error.message)
+                else:
+                    form = AccessTokenForm()
+            status = 200 if new_token else 400
+        elif action == "revoke":
+            try:
+                token_id = ids.parse_id(request.POST.get("token"))
+            except BadRequest:
+                token_id = None
+            if token_id is not None and tokens.revoke_token(request.user, token_id):
+                messages.success(request, gettext("The token is revoked: it no longer works."))
+                return redirect("accounts:tokens")
+            messages.error(request, gettext("You have no such token."))
+            status = 400
+        else:
+            messages.error(request, gettext("Unknown action."))
+            status = 400
+    return render(request, "accounts/tokens.html", {
+        "form": form, "tokens": tokens.tokens_of(request.user), "new_token": new_token,
+        "is_guest": guests.is_guest(request.user)}, status=status)
 
 
 HISTORY_PAGE_SIZE = 30

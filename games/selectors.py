@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -217,6 +218,37 @@ def may_view_table(table: Table, user: AbstractBaseUser | None, invited: set[int
     if seats is not None:
         return any(seat.user_id == user.pk for seat in seats)
     return Seat.objects.filter(table=table, user=user).exists()
+
+
+class RecordAccess(enum.Enum):
+    """Whether a reader may open a game's full record (replay, download, the API)."""
+
+    OPEN = "open"
+    PRIVATE = "private"  # a private table's game, and the reader is not let in
+    NOT_OVER = "not_over"  # R19: nothing hidden leaves a game before it is over
+
+
+def record_access(game: Game, user: AbstractBaseUser | None,
+                  invited: set[int]) -> RecordAccess:
+    """The one rule for a game's full record (every hand, every discard, the seed): its
+    table must be viewable by ``user`` (:func:`may_view_table`) and the game played out
+    (R19). The table is checked first, so a stranger learns nothing of a private
+    table's games, not even whether one is over."""
+    if not may_view_table(game.series.table, user, invited):
+        return RecordAccess.PRIVATE
+    if not game.played_out:
+        return RecordAccess.NOT_OVER
+    return RecordAccess.OPEN
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The engine's record of a played-out game (``engine.game_record``), rebuilt from
+    its seed and moves; call only after :func:`record_access` said OPEN."""
+    moves = game.moves.order_by("seq").values_list("seat", "kind", "cards")
+    state = engine.replay(game.seed, game.dealer, game.first_leader,
+                          ((seat, engine.action_from_dict({"kind": kind, "cards": cards}))
+                           for seat, kind, cards in moves), algorithm=game.algorithm)
+    return engine.game_record(state)
 
 
 def series_dict(series: Series) -> dict[str, Any]:

@@ -199,14 +199,24 @@ start = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
 again = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
 
 
+def _record_of(request: HttpRequest, game_id: int, not_over: str) -> Game:
+    """The game whose full record ``request`` may open (``selectors.record_access``, the
+    same rule the API applies); a private table's is explained, one still being played
+    (or stopped before its end) is not found, with ``not_over`` (R19)."""
+    game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
+    access = selectors.record_access(game, request.user, _invited(request))
+    if access is selectors.RecordAccess.PRIVATE:
+        raise PrivateTableError
+    if access is selectors.RecordAccess.NOT_OVER:  # finished, or played out and voided
+        raise Http404(not_over)
+    return game
+
+
 @explains_private_tables
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game with every hand open (R19 allows it after the end)."""
-    game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
-    _viewable_table(request, game.series.table_id)
-    if not game.played_out:  # finished, or played out and then voided
-        raise Http404(_("The replay opens when the game is over."))
+    game = _record_of(request, game_id, _("The replay opens when the game is over."))
     record, frames = selectors.replay_frames(game)
     # A player reads the result as yours–theirs, anybody else as A–B.
     position = selectors.series_position(game.series, request.user)
@@ -224,10 +234,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """A played-out game's full record as JSON, in the engine's record format (R19 lets
     everyone see it once the game is over); a download. ``void`` says whether a
     moderator voided its series."""
-    game = get_object_or_404(Game.objects.select_related("series__table"), pk=game_id)
-    _viewable_table(request, game.series.table_id)
-    if not game.played_out:
-        raise Http404(_("The record opens when the game is over."))
+    game = _record_of(request, game_id, _("The record opens when the game is over."))
     record, _frames = selectors.replay_frames(game)
     # A voided series' game still downloads, and says so: it counts for nothing.
     response = JsonResponse({"game": game.pk, "series": game.series_id, "number": game.number,

@@ -11,6 +11,7 @@ from accounts import views as account_views
 from games.ratings import views as rating_views
 from games.tournaments import views as tournament_views
 from kozel_site import views
+from kozel_site.api.main import api
 from kozel_site.i18n import CatalogView
 
 # The admin's own sign-in form had neither the site's rate limits nor its lockout: the
@@ -24,6 +25,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
+    # The public read-only API and its OpenAPI schema and docs (/api/docs).
+    path("api/", api.urls),
     # Languages: the footer's switcher and the JavaScript's catalog.
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("jsi18n/", CatalogView.as_view(), name="jsi18n"),

@@ -47,6 +47,9 @@ INSTALLED_APPS = [
     "games.reviews",  # the strong bot's reviews of finished games
     "games.tournaments",  # clubs and club tournaments
     "kozel_site",  # system checks of the patched libraries' versions
+    # Django Ninja: the public API (kozel_site/api); listed so that /api/docs serves its
+    # Swagger UI from our static files, never from a CDN.
+    "ninja",
 ]
 
 MIDDLEWARE = [
@@ -255,6 +258,12 @@ LOGIN_REDIRECT_URL = "/"
 KOZEL_GUEST_CREATIONS_PER_HOUR = env_int("KOZEL_GUEST_CREATIONS_PER_HOUR", 10, minimum=1)
 KOZEL_GUEST_MAX_AGE_DAYS = env_int("KOZEL_GUEST_MAX_AGE_DAYS", 7, minimum=1)
 LOGIN_URL = "account_login"
+# The public API (kozel_site/api, docs/api.md): requests a minute per personal access
+# token, and per client address for requests without one.
+KOZEL_API_REQUESTS_PER_MINUTE_PER_TOKEN = env_int("KOZEL_API_REQUESTS_PER_MINUTE_PER_TOKEN",
+                                                  120, minimum=1)
+KOZEL_API_REQUESTS_PER_MINUTE_PER_ADDRESS = env_int(
+    "KOZEL_API_REQUESTS_PER_MINUTE_PER_ADDRESS", 60, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,75 @@
+"""``/api/tournaments/<id>…``: a club's event, its pairings and its standings, as on the
+tournament page ``/tournament/<id>/`` (public to everyone, like the page)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router
+from ninja.errors import HttpError
+
+from games.tournaments import selectors
+from games.tournaments.models import Tournament
+from kozel_site.api import params, schemas
+
+router = Router(tags=["tournaments"])
+
+_RESPONSES = schemas.NOT_FOUND
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    row = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if row is None:
+        raise HttpError(404, "No tournament with that id.")
+    return row
+
+
+@router.get("/{tournament_id}", response={200: schemas.Tournament, **_RESPONSES},
+            summary="A tournament and its entries")
+def tournament(request: HttpRequest, tournament_id: params.TournamentId) -> dict[str, Any]:
+    row = _tournament(tournament_id)
+    entries = row.entries.select_related("player1", "player2").order_by("pk")
+    return {
+        "id": row.pk, "name": row.name, "club": row.club.slug, "kind": row.kind,
+        "format": row.format, "status": row.status, "target": row.target,
+        "games_limit": row.games_limit, "rounds": row.rounds, "rated": row.rated,
+        "starts_at": row.starts_at, "finished_at": row.finished_at,
+        "entries": [{"id": e.pk, "name": e.name, "status": e.status, "bot": e.bot_level or None,
+                     "players": [p.get_username() for p in (e.player1, e.player2) if p]}
+                    for e in entries],
+    }
+
+
+@router.get("/{tournament_id}/pairings", response={200: schemas.Pairings, **_RESPONSES},
+            summary="Every round's matches and results")
+def pairings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[str, Any]:
+    """Sides name entry ids; side A plays seats 0 and 2 (team A, R1)."""
+    row = _tournament(tournament_id)
+    rounds = []
+    for round_ in row.round_set.order_by("number"):
+        matches = []
+        for match in selectors.matches_of_round(round_):
+            sides: dict[str, list[int]] = {"A": [], "B": []}
+            for side in sorted(match.sides.all(), key=lambda s: (s.side, s.slot)):
+                sides[side.side].append(side.entry_id)
+            matches.append({
+                "number": match.number, "status": match.status, "table": match.table_id,
+                "series": match.series_id, "side_a": sides["A"], "side_b": sides["B"],
+                "outcome": match.outcome, "loss_a": match.loss_a, "loss_b": match.loss_b,
+                "forfeit": match.forfeit, "corrected": match.corrected})
+        rounds.append({"number": round_.number, "status": round_.status, "matches": matches})
+    return {"rounds": rounds}
+
+
+@router.get("/{tournament_id}/standings", response={200: schemas.Standings, **_RESPONSES},
+            summary="The standings, with their tie-breaks")
+def standings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[str, Any]:
+    row = _tournament(tournament_id)
+    return {"rounds_completed": selectors.rounds_completed(row),
+            "rows": [{"rank": r.rank, "place": r.place, "entry": r.entry.id,
+                      "name": r.entry.name, "bot": r.entry.is_bot, "points": r.points,
+                      "buchholz": float(r.buchholz), "head_to_head": r.head_to_head,
+                      "loss_point_diff": r.loss_point_diff,
+                      "sonneborn_berger": float(r.sonneborn_berger), "wins": r.wins,
+                      "played": r.played} for r in selectors.standings_of(row)]}
