@@ -17,6 +17,8 @@ from ninja.errors import HttpError
 from accounts import selectors as account_selectors
 from games import selectors
 from games.models import Game
+from games.reviews import selectors as review_selectors
+from games.reviews.models import Review
 from kozel_site.api import params, schemas
 
 router = Router(tags=["games"])
@@ -53,3 +55,21 @@ def game(request: HttpRequest, game_id: params.GameId) -> dict[str, Any]:
             "number": row.number, "status": row.status, "void": row.is_void,
             "finished_at": row.finished_at, "seats": [_seat(s) for s in roster],
             "record": selectors.game_record(row)}
+
+
+@router.get("/{game_id}/reviews/{seat}",
+            response={200: schemas.GameReview, **schemas.NOT_FOUND},
+            summary="The strong bot's review of one seat of a finished game")
+def review(request: HttpRequest, game_id: params.GameId, seat: params.SeatNumber
+           ) -> dict[str, Any]:
+    """The review as the replay page shows it (``/game/<id>/review/<seat>/``): its status,
+    then each decision of the seat with its grade, the action played, the better one and
+    every choice's value. Public tables' reviews for everyone, a private table's for the
+    people who played there; 404 when there is none (ask for it on the replay page)."""
+    row = Game.objects.select_related("series__table").filter(pk=game_id).first()
+    if row is None or not review_selectors.may_see_reviews(row, request.auth):  # type: ignore[attr-defined]
+        raise HttpError(404, "There is no such review.")
+    found = Review.objects.filter(game=row, seat=seat).first()
+    if found is None:
+        raise HttpError(404, "There is no such review.")
+    return review_selectors.review_dict(found)

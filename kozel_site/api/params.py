@@ -11,6 +11,7 @@ from ninja import Path, Query
 from kozel_site.ids import ID_MAX
 
 GameId = Annotated[int, Path(ge=1, le=ID_MAX, description="A game's id.")]
+SeatNumber = Annotated[int, Path(ge=0, le=3, description="A seat, 0-3 (the page shows 1-4).")]
 TournamentId = Annotated[int, Path(ge=1, le=ID_MAX, description="A tournament's id.")]
 Username = Annotated[str, Path(min_length=1, max_length=150, description="A username.")]
 Slug = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[-a-zA-Z0-9_]+$",

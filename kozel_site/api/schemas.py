@@ -119,6 +119,18 @@ class GameRecord(Schema):
     record: dict[str, Any]
 
 
+class GameReview(Schema):
+    """One seat's review (docs/api.md): ``decisions`` and ``summary`` once ``status`` is
+    ``done``."""
+
+    game: int
+    seat: int
+    status: str
+    status_text: str
+    decisions: list[dict[str, Any]]
+    summary: dict[str, Any]
+
+
 class LeaderRow(Schema):
     rank: int
     username: str

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import pytest
 from django.test import Client
 
+from games.reviews.models import Review
 from games.tournaments.models import Membership
 from games.tournaments.services import clubs
 from tests.api.conftest import finished_game, live_game
@@ -51,6 +52,9 @@ def world(cast) -> World:
         Membership.objects.create(club=club, user=user)
     tournament = event(type("C", (), {"club": club, "director": director}), rounds=2)
     enter_pairs(tournament, [cast.alice, cast.carol, cast.bob, cast.dan])
+    for done in (public_done, private_done):  # seat 0 reviewed (its content is not the point)
+        Review.objects.create(game=done, seat=0, status=Review.Status.DONE,
+                              summary={"decisions": 0})
     return World(public_done.pk, private_done.pk, public_live.pk, private_live.pk,
                  club.slug, tournament.pk)
 
@@ -62,6 +66,10 @@ def _pairs(w: World) -> list[tuple[str, list[str], str]]:
              ("unknown game", 987654321)]
     out = [(what, [f"/game/{gid}/replay/", f"/game/{gid}/record.json"], f"/api/games/{gid}")
            for what, gid in games]
+    out += [(f"review of a {what}", [f"/game/{gid}/review/0/"], f"/api/games/{gid}/reviews/0")
+            for what, gid in games]
+    out += [(f"unasked review of a {what}", [f"/game/{gid}/review/1/"],
+             f"/api/games/{gid}/reviews/1") for what, gid in games[:2]]
     t = w.tournament
     out += [
         ("profile", ["/@/alice"], "/api/players/alice"),
@@ -125,6 +133,12 @@ def test_every_endpoint_answers_every_role_as_its_pages_do(cast, world):
     assert status[("private live game", "alice")] == 404  # R19, even for its player
     assert status[("private live game", "charlie")] == 403
     assert status[("public finished game", "anonymous")] == 200
+    # Reviews: a public game's for all, a private game's for those who played it.
+    assert {status[("review of a public finished game", r)] for r in ROLES} == {200}
+    assert status[("review of a private finished game", "alice")] == 200
+    assert status[("review of a private finished game", "olga")] == 404  # owner, not a player
+    assert status[("review of a private finished game", "charlie")] == 404
+    assert {status[("unasked review of a public finished game", r)] for r in ROLES} == {404}
 
 
 _GAME_LINK = re.compile(r'href="/game/(\d+)/replay/"')

@@ -14,6 +14,7 @@ from games.tournaments.services import clubs
 from tests.api.conftest import finished_game, live_game
 
 ENDPOINTS = {"/api/players/{username}", "/api/players/{username}/games", "/api/games/{game_id}",
+             "/api/games/{game_id}/reviews/{seat}",
              "/api/leaderboard", "/api/leaderboard/month", "/api/clubs", "/api/clubs/{slug}",
              "/api/tournaments/{tournament_id}", "/api/tournaments/{tournament_id}/pairings",
              "/api/tournaments/{tournament_id}/standings"}
