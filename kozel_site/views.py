@@ -20,7 +20,6 @@ from games.selectors import lobby_tables
 from games.tournaments.selectors import next_public_events
 from kozel_site import health
 
-
 HOME_TOP_PLAYERS = 5
 HOME_EVENTS = 4
 
