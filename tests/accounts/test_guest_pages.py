@@ -61,7 +61,8 @@ def test_play_now_names_the_guests_table_after_the_guest(client):
 
 def test_the_name_follows_the_page_language(client, guest_at_table):
     guest, table = guest_at_table
-    Profile.objects.filter(user=guest).update(preferred_language="ru")  # pages follow it
+    client.post("/i18n/setlang/", {"language": "ru", "next": "/"})  # the footer's switcher
+    assert Profile.objects.get(user=guest).preferred_language == "ru"
     page = client.get(f"/table/{table.pk}/").content.decode()
     assert '<span class="profile-menu-name">Гость 5535</span>' in page
 
