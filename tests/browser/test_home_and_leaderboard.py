@@ -86,7 +86,7 @@ def test_home_page_with_nothing_live_offers_play_now_and_the_lessons(live_site, 
     page.goto("/")
     live = page.locator("#live-tables")
     expect(live).to_contain_text("No game is being played right now.")
-    expect(live.get_by_role("button", name="Play now")).to_be_visible()
+    expect(live.get_by_role("button", name="Start a game against bots")).to_be_visible()
     live.get_by_role("link", name="Learn to play").click()
     expect(page).to_have_url(re.compile(r"/learn/$"))
     assert js_errors == []

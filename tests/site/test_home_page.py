@@ -74,7 +74,8 @@ def test_nothing_live_says_so_and_offers_play_now_and_the_lessons(client):
     live = section(html, "live-title")
     assert "No game is being played right now." in text(live)
     assert 'action="/play/bots/"' in live
-    assert re.search(r'<button type="submit" class="primary">Play now</button>', live)
+    assert re.search(r'<button type="submit" class="primary">Start a game against bots</button>',
+                     live)
     assert 'href="/learn/">Learn to play</a>' in live
     learn = section(html, "learn-title")
     assert 'href="/learn/"' in learn and "Start the lessons" in learn
