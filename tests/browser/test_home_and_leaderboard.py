@@ -81,12 +81,15 @@ def test_home_page_shows_live_tables_events_and_top_players_and_updates_live(
     assert js_errors == []
 
 
-def test_home_page_with_nothing_live_offers_play_now_and_the_lessons(live_site, page,
+def test_home_page_with_nothing_live_offers_play_now_and_the_lessons(live_site, new_context,
                                                                     js_errors):
+    page = new_context(viewport={"width": 375, "height": 800}).new_page()
     page.goto("/")
     live = page.locator("#live-tables")
     expect(live).to_contain_text("No game is being played right now.")
     expect(live.get_by_role("button", name="Start a game against bots")).to_be_visible()
+    th.screenshot(page, "home-nothing-live-375")
+    assert no_sideways_scroll(page)
     live.get_by_role("link", name="Learn to play").click()
     expect(page).to_have_url(re.compile(r"/learn/$"))
     assert js_errors == []
