@@ -1,7 +1,7 @@
 """``make run``: the whole site on embedded defaults, in one command, stopped by Ctrl-C.
 
 Starts (in order) an embedded Redis when ``REDIS_URL`` is unset, migrations, daphne on
-127.0.0.1:8000, one Celery worker and celery beat, and supervises them: a child that
+127.0.0.1:8000, one Celery worker, one for reviews, celery beat, and supervises them: a child that
 dies (a crash, an OOM kill, a SIGKILL) is started again with a backoff (0.5 s, doubling
 up to 30 s, back to 0.5 s once it has stayed up for a minute), so one dead process never
 stops the site (DESIGN: every process may die). SIGINT or SIGTERM stops every child and
@@ -177,6 +177,11 @@ def main() -> int:
         supervisor.add("worker", [py, "-m", "celery", "-A", "kozel_site", "worker",
                                   "-Q", queue, "-P", "threads", "-c", "4",
                                   "-l", "info", "-n", f"kozel-run-{os.getpid()}@%h"])
+        # Reviews of finished games on a worker of their own: a review's long search never
+        # waits in front of a bot's turn or a clock (games/reviews/conf.py).
+        supervisor.add("reviews", [py, "-m", "celery", "-A", "kozel_site", "worker",
+                                   "-Q", f"{queue}-reviews", "-P", "threads", "-c", "1",
+                                   "-l", "info", "-n", f"kozel-reviews-{os.getpid()}@%h"])
         supervisor.add("beat", [py, "-m", "celery", "-A", "kozel_site", "beat", "-l", "info"])
         print(f"\n[run] Kozel is up: http://{HOST}:{PORT}/   (Ctrl-C stops everything)\n",
               flush=True)

@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("games.queue.urls")),  # /play/ranked/
     path("rules/", views.rules, name="rules"),
     path("", include("games.lessons.urls")),  # /learn/, /learn/<slug>/
+    path("", include("games.reviews.urls")),  # /game/<id>/review/
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("clubs/", tournament_views.club_list, name="clubs"),
     path("", include("games.tournaments.urls")),  # /club/<slug>/, /tournament/<id>/

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -123,7 +124,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Every test that starts a real Celery worker is a ``worker`` test, marked or not:
     ``make test-rabbitmq`` runs exactly these against RabbitMQ."""
     for item in items:
-        if "celery_worker" in getattr(item, "fixturenames", ()):
+        if {"celery_worker", "review_worker"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.worker)
 
 
@@ -148,6 +149,22 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
         # A shutdown message wakes the worker's event loop at once; start_worker's own
         # stop flag is seen only when the loop next wakes up, up to 10 s later on
         # RabbitMQ (nothing else to wait for there).
+        app.control.shutdown(destination=[worker.hostname])
+
+
+@pytest.fixture
+def review_worker(transactional_db: None) -> Iterator[object]:
+    """A real Celery worker consuming only the reviews' queue (games/reviews/conf.py), as
+    the one ``make run`` starts beside the bots' worker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from games.reviews import conf
+    from kozel_site.celery import app
+
+    with start_worker(app, pool="threads", concurrency=1, perform_ping_check=False,
+                      shutdown_timeout=20, loglevel="WARNING", queues=[conf.queue()],
+                      hostname=f"reviews-{os.getpid()}@test") as worker:
+        yield worker
         app.control.shutdown(destination=[worker.hostname])
 
 

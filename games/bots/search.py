@@ -45,7 +45,7 @@ from .knowledge import Knowledge, read_view
 from .playout import playout, utility
 from .sampling import SampleError, Slots, slots_of, world_core
 
-__all__ = ["CLUB", "STRONG", "SearchConfig", "decide", "search_policy"]
+__all__ = ["CLUB", "STRONG", "SearchConfig", "decide", "search_policy", "value_actions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +376,39 @@ def decide(view: SeatView, rng: random.Random, cfg: SearchConfig) -> Action | No
             break
     best = max(alive, key=lambda i: (sums[i], -i))
     return cands[best]
+
+
+def value_actions(
+    view: SeatView, cands: list[Action | None], rng: random.Random, cfg: SearchConfig
+) -> list[float]:
+    """The mean value of each of ``cands`` for the view's team over the same sampled
+    worlds (``None``: keep quiet off turn, R11), with no halving: what a review of a
+    decision needs (every choice valued alike, the one played among them).
+
+    Values are :func:`~games.bots.playout.utility` figures: loss points given minus
+    taken, plus a small share of the card-point margin. ``cfg.time_cap`` still bounds
+    the search; the worlds valued by then count.
+    """
+    if not cands:
+        return []
+    start = time.thread_time()
+    kn = read_view(view)
+    me = kn.seat
+    team = me & 1
+    slots = slots_of(kn, view)
+    worlds = sample_worlds(view, kn, slots, rng, cfg, cfg.worlds)
+    loss_value = _loss_value(view, team) if cfg.series_aware else None
+    sums = [0.0] * len(cands)
+    n = 0
+    for world in worlds:
+        seed = rng.getrandbits(32)
+        values = _world_values(world, cands, me, team, seed, cfg, loss_value)
+        for i, v in enumerate(values):
+            sums[i] += v
+        n += 1
+        if time.thread_time() - start > cfg.time_cap:
+            break
+    return [s / n for s in sums]
 
 
 def _loss_value(view: SeatView, team: int) -> tuple[float, ...] | None:

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "games",
     "games.ratings",
     "games.queue",
+    "games.reviews",  # the strong bot's reviews of finished games
     "games.tournaments",  # clubs and club tournaments
     "kozel_site",  # system checks of the patched libraries' versions
 ]
