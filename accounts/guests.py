@@ -23,9 +23,10 @@ from django.db.models import ProtectedError, Q, RestrictedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Guest, Profile
+from accounts.models import GUEST_USERNAME_PREFIX, Guest, Profile
 
-GUEST_USERNAME_PREFIX = "guest-"
+__all__ = ["GUEST_USERNAME_PREFIX", "GuestLimitError", "claim_guest", "create_guest",
+           "is_guest", "purge_unused_guests", "refusal"]
 # Marks the answer of ``is_guest`` on the user object: asked once per request, not per use.
 _CACHED = "_kozel_is_guest"
 

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Mod
 
+from accounts.models import guest_name
 from games import engine
 from games.models import Game, Series, SeriesSeat, Table
 
@@ -86,7 +87,10 @@ class SeriesLine:
 
 def _name(seat: SeriesSeat) -> str:
     person = seat.user or seat.away_user
-    return person.get_username() if person is not None else seat.name
+    if person is None:
+        return seat.name
+    username = person.get_username()
+    return guest_name(username) or username
 
 
 def line_for(series: Series, viewer: Any = None) -> SeriesLine:

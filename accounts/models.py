@@ -19,6 +19,22 @@ from accounts.avatars import avatar_svg
 from accounts.countries import COUNTRY_CHOICES, country_name
 
 DELETED_PLAYER_NAME = gettext_noop("deleted player")  # shown in the page's language
+# Every guest's username starts with this (accounts/guests.py); no account may take it
+# (accounts/adapter.py), and signing up replaces it with the chosen name.
+GUEST_USERNAME_PREFIX = "guest-"
+
+
+def guest_name(username: str) -> str | None:
+    """The name a guest is shown by, "Guest 4821", in the active language; None when
+    ``username`` is no guest's. Four digits read as a name at a table; the username's
+    random hex ("guest-9f3a0c1e") reads as a database key."""
+    if not username.startswith(GUEST_USERNAME_PREFIX):
+        return None
+    try:
+        number = int(username[len(GUEST_USERNAME_PREFIX):], 16) % 10000
+    except ValueError:
+        return None
+    return gettext("Guest %(number)s") % {"number": f"{number:04d}"}
 DISPLAY_NAME_MAX_LENGTH = 40
 BIO_MAX_LENGTH = 280
 TOKEN_NAME_MAX_LENGTH = 60
@@ -55,11 +71,12 @@ class Profile(models.Model):
 
     @property
     def public_name(self) -> str:
-        """The name every other page prints: display name, else username; never a
-        deleted account's old name."""
+        """The name every other page prints: display name, else "Guest 4821" for a
+        guest, else username; never a deleted account's old name."""
         if self.is_deleted:
             return gettext(DELETED_PLAYER_NAME)
-        return self.display_name or self.user.get_username()
+        username = self.user.get_username()
+        return self.display_name or guest_name(username) or username
 
     @property
     def date_joined(self) -> datetime:

@@ -35,7 +35,7 @@ def lobby_tables() -> list[Table]:
     tables = list(
         Table.objects.filter(visibility=Table.Visibility.PUBLIC,
                              status__in=[Table.Status.OPEN, Table.Status.PLAYING])
-        .select_related("owner")
+        .select_related("owner__profile")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__profile")
                                    .order_by("position")))
         .order_by("status", "-updated_at")[:100]

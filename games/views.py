@@ -196,7 +196,7 @@ remove_bot = _table_action(lambda r, t, d: table_service.remove_bot(t, r.user, d
                            PositionForm)
 kick = _table_action(lambda r, t, d: table_service.kick(t, r.user, d["position"]), PositionForm)
 start = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
-again = _table_action(lambda r, t, d: series_service.start_series(t, r.user))
+again = _table_action(lambda r, t, d: series_service.play_again(t, r.user))
 
 
 def _record_of(request: HttpRequest, game_id: int, not_over: str) -> Game:

@@ -22,6 +22,7 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 urlpatterns = [
     path("", views.home, name="home"),
     path("online-now/", views.online_now, name="online_now"),
+    path("live-now/", views.live_tables, name="live_tables"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.moderation.models import Block
 from accounts.social.models import Follow, Notification, SocialSettings, TableInvite
@@ -89,12 +90,15 @@ def online_now_for(viewer: Any) -> dict[str, int]:
 
 def watch_list_for(viewer: Any, watched: list[Any]) -> list[Any]:
     """Tables worth watching (games.ratings.selectors) with the names of people hidden
-    from ``viewer`` left out: being listed there would show them online."""
+    from ``viewer`` replaced by "a player": being named there would show them online.
+    Each name keeps its seat, so the page can still pair partners (R1)."""
     hidden = hidden_from(viewer, {uid for w in watched for uid in w.people if uid})
     if not hidden:
         return watched
-    return [replace(w, names=[name for name, uid in zip(w.names, w.people, strict=False)
-                              if uid is None or uid not in hidden]) for w in watched]
+    unnamed = gettext("a player")
+    return [replace(w, names=[unnamed if uid is not None and uid in hidden else name
+                              for name, uid in zip(w.names, w.people, strict=False)])
+            for w in watched]
 
 
 @dataclass(frozen=True)

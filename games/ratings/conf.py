@@ -39,6 +39,11 @@ DEFAULTS: dict[str, Any] = {
     "LEADERBOARD_MIN_OPPONENTS": 8,
     "LEADERBOARD_ACTIVE_DAYS": 14,
     "LEADERBOARD_PAGE_SIZE": 50,
+    # A young site: while fewer players than this qualify, the board also lists the best
+    # provisional players (marked as such), so it is never empty while people play ranked.
+    # Ten is a page that reads as a board; fewer reads as a site nobody plays on.
+    "LEADERBOARD_YOUNG_BELOW": 10,
+    "LEADERBOARD_PROVISIONAL_ROWS": 20,
     # Trend: the sum of display changes over this many days.
     "TREND_DAYS": 14,
     # Rating-history chart: at most this many latest points.

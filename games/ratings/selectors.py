@@ -304,14 +304,26 @@ class WatchedTable:
     strength: int
     names: list[str]
     people: tuple[int | None, ...] = ()  # each name's person (None: a bot), for privacy
+    series: Any = None  # the live series: its loss points and target make the score
+
+    @property
+    def team_a(self) -> str:
+        """The names of seats 0 and 2, partners (R1), as "x & y"."""
+        return " & ".join(self.names[0::2])
+
+    @property
+    def team_b(self) -> str:
+        """The names of seats 1 and 3 (R1)."""
+        return " & ".join(self.names[1::2])
 
 
 def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
     """Live public tables, strongest first: the best seat's displayed rating, or the
-    bot level's place on the ladder ("online now")."""
+    bot level's place on the ladder (the home page's "Live now"). Never a private table:
+    its players chose not to be watched. Three queries whatever the number of tables."""
     live = list(Series.objects.filter(status=Series.Status.PLAYING,
                                       table__visibility=Table.Visibility.PUBLIC)
-                .select_related("table").order_by("-started_at")[:100])
+                .select_related("table").defer("state").order_by("-started_at")[:100])
     seats = list(SeriesSeat.objects.filter(series__in=live).select_related("user"))
     people = {s.user_id for s in seats if s.user_id}
     shown = {r.user_id: rating_view(r).display for r in Rating.objects.filter(user_id__in=people)}
@@ -325,6 +337,6 @@ def tables_worth_watching(limit: int = 6) -> list[WatchedTable]:
         strength = max((shown.get(s.user_id, conf.display(conf.MU, conf.SIGMA)) if s.user_id
                         else BOT_WATCH_VALUE.get(s.bot_level, 0) for s in roster), default=0)
         watched.append(WatchedTable(series.table, strength, [s.name for s in roster],
-                                    tuple(s.user_id for s in roster)))
+                                    tuple(s.user_id for s in roster), series))
     watched.sort(key=lambda w: -w.strength)
     return watched[:limit]

@@ -69,6 +69,24 @@ def start_series(table_id: int, user: User) -> Series:
         return start_series_locked(table)
 
 
+def play_again(table_id: int, user: User) -> Series:
+    """The owner starts another series with the same seats ("Play again"): casual
+    tables only. A ranked table never replays its four: the same people could trade
+    wins to move their ratings, and the next ranked series comes from the queue, which
+    chooses partners and opponents. Refused before any other check, so nobody is told
+    to wait for seats that will never be allowed to play again."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.kind == Table.Kind.RANKED:
+            raise TableStateError(_(
+                "A ranked table never plays another series with the same seats: the "
+                "next ranked series comes from the ranked queue, which chooses partners "
+                "and opponents."))
+        if table.owner_id != getattr(user, "pk", None):
+            raise PermissionDeniedError(_("Only the table's owner can start the series."))
+        return start_series_locked(table)
+
+
 def start_series_locked(table: Table) -> Series:
     """Start a series and its first game. The caller holds the table's row lock."""
     if table.status == Table.Status.PLAYING:

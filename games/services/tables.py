@@ -276,8 +276,11 @@ def _after_seat_change(table: Table) -> None:
 def start_with_bots(user: User, level: str = "casual") -> Table:
     """One click to play: a private table, the player at seat 0, bots at 1–3, started."""
     with transaction.atomic():
+        # The public name: a guest's username is random hex ("Guest 4821" reads better).
+        shown = getattr(getattr(user, "profile", None), "public_name", None) \
+            or user.get_username()
         table = create_table(user, TableSettings(
-            name=f"{user.get_username()} vs bots", visibility=Table.Visibility.PRIVATE))
+            name=f"{shown} vs bots", visibility=Table.Visibility.PRIVATE))
         take_seat(table.pk, user, 0)
         for position in (1, 2, 3):
             add_bot(table.pk, user, position, level)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from games.tournaments import standings
 from games.tournaments.models import (
@@ -58,6 +58,21 @@ def clubs_of(user: User) -> list[Membership]:
     """A player's clubs (their profile lists them)."""
     return list(Membership.objects.filter(user=user, status=Membership.Status.ACTIVE)
                 .select_related("club").order_by("club__name"))
+
+
+def next_public_events(now: datetime, limit: int = 4) -> list[Tournament]:
+    """The next club tournaments anyone may enter or follow, soonest first (one query).
+
+    "Public": the club is not invite-only (an invite-only club keeps its events to its
+    members' own pages). Events still taking entries or closed before their start; one
+    whose start time passed less than six hours ago (the director has not started it
+    yet) is still listed, an older one is stale; those without a start time come last."""
+    return list(Tournament.objects
+                .filter(status__in=[Tournament.Status.REGISTRATION, Tournament.Status.CLOSED])
+                .exclude(club__join_policy=Club.JoinPolicy.INVITE)
+                .filter(Q(starts_at__isnull=True) | Q(starts_at__gte=now - timedelta(hours=6)))
+                .select_related("club")
+                .order_by(F("starts_at").asc(nulls_last=True), "pk")[:limit])
 
 
 def tournaments_by_state(club: Club) -> dict[str, list[Tournament]]:

@@ -1,12 +1,15 @@
-// The live lobby (games/lobby.html): the server says "a table changed" over ws/lobby/;
-// the list fragment is fetched again. A static module: the site's CSP allows no inline script.
-const list = document.getElementById("lobby-list");
+// Live lists of tables: the server says "a table changed" over ws/lobby/, and every list
+// on the page marked data-lobby-url (the lobby's tables, the home page's "Live now") is
+// fetched again from its own URL. A static module: the site's CSP allows no inline script.
+const lists = [...document.querySelectorAll("[data-lobby-url]")];
 let delay = 500;
 function refresh() {
-  fetch(list.dataset.url, {headers: {"HX-Request": "true"}})
-    .then((r) => r.ok ? r.text() : Promise.reject(r.status))
-    .then((html) => { list.innerHTML = html; })
-    .catch(() => {});
+  for (const list of lists) {
+    fetch(list.dataset.lobbyUrl, {headers: {"HX-Request": "true"}})
+      .then((r) => r.ok ? r.text() : Promise.reject(r.status))
+      .then((html) => { list.innerHTML = html; })
+      .catch(() => {});
+  }
 }
 let pending = null;
 function connect() {
@@ -16,4 +19,4 @@ function connect() {
   ws.onmessage = () => { clearTimeout(pending); pending = setTimeout(refresh, 150); };
   ws.onclose = () => { setTimeout(connect, delay); delay = Math.min(delay * 2, 8000); };
 }
-connect();
+if (lists.length) connect();

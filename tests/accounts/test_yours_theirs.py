@@ -1,8 +1,12 @@
 """Profiles, the game history and replay headers give the reader's side first: a person
-who played reads "your team 12 – 4 theirs" and "your team won 90–30"; anybody else reads
-the teams by their letters (R1: seats 0 and 2 are team A, 1 and 3 team B)."""
+who played reads "your team 12 – 4 theirs" and "your team won 90–30"; on another
+player's profile or game list anybody else reads that player's side, their team named
+after them ("f0's team 0 – 8 opponents"); only a replay watched by someone who did not
+play reads the teams by their letters (R1: seats 0 and 2 are team A, 1 and 3 team B)."""
 
 from __future__ import annotations
+
+import html
 
 import pytest
 from django.utils.html import strip_tags
@@ -27,7 +31,7 @@ def series(db):
 def page(client, user, path: str) -> str:
     if user is not None:
         client.force_login(user)
-    return " ".join(strip_tags(client.get(path).content.decode()).split())
+    return " ".join(html.unescape(strip_tags(client.get(path).content.decode())).split())
 
 
 def test_the_history_gives_a_player_their_side_first(client, series):
@@ -38,11 +42,16 @@ def test_the_history_gives_a_player_their_side_first(client, series):
     assert "your team lost 30–90" in mine
     assert "team A won" not in mine
     client.logout()
-    # f4 did not play: the teams by their letters, the winner's points first.
+    # f4 did not play: f0's side first (f0 sat at seat 0, team A: 0 loss points, and
+    # won both games 90–30), never the bare letters.
     other = page(client, f4, "/@/f0/games")
-    assert "A 0 – 8 B to 12" in other
-    assert "team A won 90–30" in other
-    assert "your team" not in other
+    assert "f0's team 0 – 8 opponents to 12" in other
+    assert "f0's team won 90–30" in other
+    assert "your team" not in other and "A 0 – 8 B" not in other and "team A won" not in other
+    # The same series on f1's list (seat 1, team B, the goat): f1's side.
+    theirs = page(client, f4, "/@/f1/games")
+    assert "f1's team 8 – 0 opponents to 12" in theirs
+    assert "f1's team lost 30–90" in theirs
 
 
 def test_the_profile_gives_its_owner_their_side_first(client, series):
@@ -51,8 +60,8 @@ def test_the_profile_gives_its_owner_their_side_first(client, series):
     assert "your team 8 – 0 theirs" in own
     client.logout()
     seen_by_others = page(client, None, "/@/f1")
-    assert "A 0 – 8 B" in seen_by_others
-    assert "your team" not in seen_by_others
+    assert "f1's team 8 – 0 opponents" in seen_by_others  # f1 sat at seat 1, team B
+    assert "your team" not in seen_by_others and "A 0 – 8 B" not in seen_by_others
 
 
 def test_the_replay_header_gives_a_player_their_side_first(client, db):

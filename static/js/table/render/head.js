@@ -5,7 +5,7 @@ import { gettext, ngettext } from "../../i18n.js";
 import * as C from "../cards.js";
 import { $, h } from "../dom.js";
 import { send } from "../socket.js";
-import { S, isEmptySeat, isLobby, me, nameOf, seatInfo, trump, view, you } from "../state.js";
+import { S, isEmptySeat, isLobby, me, myTeam, nameOf, otherTeam, seatInfo, trump, view, you } from "../state.js";
 
 export function renderHead() {
   const snap = S.snap;
@@ -15,14 +15,27 @@ export function renderHead() {
   const lp = (series && series.loss_points) || { A: 0, B: 0 };
   $("#kz-game-no").textContent = snap.game ? gettext("Game %(n)s", { n: snap.game.number }) : gettext("No game yet");
   const score = $("#kz-score");
-  score.replaceChildren(
-    h("span", { class: "team-A", text: `A ${lp.A ?? 0}` }),
-    " – ",
-    h("span", { class: "team-B", text: `B ${lp.B ?? 0}` }),
-    h("span", { class: "muted", text: ` / ${target}` }),
-  );
-  score.setAttribute("aria-label", gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
-    { a: lp.A ?? 0, b: lp.B ?? 0, target }));
+  const mine = myTeam();
+  if (mine) {
+    // A player reads the series as yours–theirs (UX: speak to the person).
+    const values = { yours: lp[mine] ?? 0, theirs: lp[otherTeam(mine)] ?? 0, target };
+    score.replaceChildren(
+      h("span", { class: `team-${mine} is-yours`, text: gettext("yours %(yours)s", values) }),
+      " – ",
+      h("span", { class: `team-${otherTeam(mine)}`, text: gettext("%(theirs)s theirs", values) }),
+      h("span", { class: "muted", text: ` / ${target}` }),
+    );
+    score.setAttribute("aria-label", gettext("Series score: your team %(yours)s, theirs %(theirs)s loss points, of %(target)s", values));
+  } else {
+    score.replaceChildren(
+      h("span", { class: "team-A", text: `A ${lp.A ?? 0}` }),
+      " – ",
+      h("span", { class: "team-B", text: `B ${lp.B ?? 0}` }),
+      h("span", { class: "muted", text: ` / ${target}` }),
+    );
+    score.setAttribute("aria-label", gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
+      { a: lp.A ?? 0, b: lp.B ?? 0, target }));
+  }
   const status = $("#kz-status");
   if (!snap.game || isLobby()) {
     const filled = [0, 1, 2, 3].filter((p) => !isEmptySeat(seatInfo(p))).length;
