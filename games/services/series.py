@@ -60,10 +60,21 @@ def create_roster(series: Series, seats: list[Seat]) -> None:
         for s in seats)
 
 
+def _refuse_a_ranked_replay(table: Table) -> None:
+    """A ranked table plays one series: the same people could trade wins to move their
+    ratings, and the next ranked series comes from the queue."""
+    if table.kind == Table.Kind.RANKED and table.series.exists():
+        raise TableStateError(_(
+            "A ranked table never plays another series with the same seats: the "
+            "next ranked series comes from the ranked queue, which chooses partners "
+            "and opponents."))
+
+
 def start_series(table_id: int, user: User) -> Series:
-    """The owner starts a series once all four seats are filled."""
+    """The owner starts a series once all four seats are filled (a ranked table once)."""
     with transaction.atomic():
         table = lock_table(table_id)
+        _refuse_a_ranked_replay(table)
         if table.owner_id != getattr(user, "pk", None):
             raise PermissionDeniedError(_("Only the table's owner can start the series."))
         return start_series_locked(table)
@@ -77,11 +88,7 @@ def play_again(table_id: int, user: User) -> Series:
     to wait for seats that will never be allowed to play again."""
     with transaction.atomic():
         table = lock_table(table_id)
-        if table.kind == Table.Kind.RANKED:
-            raise TableStateError(_(
-                "A ranked table never plays another series with the same seats: the "
-                "next ranked series comes from the ranked queue, which chooses partners "
-                "and opponents."))
+        _refuse_a_ranked_replay(table)
         if table.owner_id != getattr(user, "pk", None):
             raise PermissionDeniedError(_("Only the table's owner can start the series."))
         return start_series_locked(table)

@@ -49,6 +49,15 @@ def test_ranked_table_refuses_another_series_with_the_same_seats(client, cast):
     assert table.status == Table.Status.FINISHED
 
 
+def test_ranked_table_refuses_a_second_start_too(client, cast):
+    table = finished_table(cast, "ranked")
+    client.force_login(cast.alice)
+    response = client.post(f"/table/{table.pk}/start/", follow=True)
+    page = " ".join(html.unescape(strip_tags(response.content.decode())).split())
+    assert "A ranked table never plays another series with the same seats" in page
+    assert Series.objects.filter(table=table).count() == 1
+
+
 def test_ranked_refusal_comes_first_even_for_a_seated_non_owner(client, cast):
     table = finished_table(cast, "ranked")
     page = again(client, cast.bob, table)
