@@ -5,7 +5,9 @@ test_accessibility_axe.py): it prints one table of figures per page, and writes 
 every checker's full findings under ``.run/audit/``. The pages and the live table are
 those of audit_pages.py, served by the browser tests' daphne server on the test
 database. The Nu checker and Lighthouse are the npm packages pinned in tools/audit/
-(``make audit`` installs them), run with the machine's java and Debian's chromium.
+(``make audit`` installs them), run with the machine's java and Debian's chromium;
+tools/audit/lighthouse.mjs sets the session cookie in the browser, so the table's socket
+opens as the seated player's.
 
 Lighthouse uses its mobile defaults (a Moto G Power, slow 4G and a 4× slower CPU,
 simulated), so its performance figure moves by a few points from run to run on a busy
@@ -30,7 +32,7 @@ pytestmark = pytest.mark.browser
 
 TOOLS = REPO_ROOT / "tools" / "audit"
 VNU_JAR = TOOLS / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-LIGHTHOUSE = TOOLS / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE = TOOLS / "lighthouse.mjs"
 OUT = REPO_ROOT / ".run" / "audit"
 LIGHTHOUSE_PAGES = ("home", "rules", "table")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
@@ -61,18 +63,14 @@ def _nu_errors(files: dict[str, Path]) -> dict[str, list[str]]:
     return errors
 
 
-def _lighthouse(url: str, cookie: str | None, name: str) -> dict[str, Any]:
+def _lighthouse(url: str, session: dict[str, Any] | None, name: str) -> dict[str, Any]:
     """Lighthouse's mobile run of one page: the four scores, LCP and TBT."""
     report = OUT / f"lighthouse-{name.replace(' ', '-')}.json"
-    command = [
-        str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={report}",
-        "--only-categories=" + ",".join(CATEGORIES),
-        "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-    ]
-    if cookie:
-        command.append("--extra-headers=" + json.dumps({"Cookie": cookie}))
-    subprocess.run(command, check=True, timeout=300, env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
-                   capture_output=True)
+    command = ["node", str(LIGHTHOUSE), url, str(report)]
+    if session:
+        command += [session["name"], session["value"]]
+    subprocess.run(command, check=True, timeout=300, cwd=TOOLS,
+                   env={**os.environ, "CHROME_PATH": str(CHROMIUM)})
     data = json.loads(report.read_text())
     figures: dict[str, Any] = {
         c: round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES
@@ -96,7 +94,7 @@ def _table(rows: list[list[str]]) -> str:
 
 
 def test_audit_report(live_site, new_context, off_loop, django_user_model):
-    if not VNU_JAR.exists() or not LIGHTHOUSE.exists():
+    if not VNU_JAR.exists() or not (TOOLS / "node_modules" / "lighthouse").exists():
         pytest.skip("run `make audit`: it installs the Nu checker and Lighthouse in tools/audit/")
     OUT.mkdir(parents=True, exist_ok=True)
     player, pages = audit_pages.prepare(off_loop, django_user_model)
@@ -123,7 +121,7 @@ def test_audit_report(live_site, new_context, off_loop, django_user_model):
     nu = _nu_errors(files)
 
     lighthouse = {
-        p.name: _lighthouse(live_site.path(p.path), cookie if p.signed_in else None, p.name)
+        p.name: _lighthouse(live_site.path(p.path), session if p.signed_in else None, p.name)
         for p in pages if p.name in LIGHTHOUSE_PAGES
     }
 
