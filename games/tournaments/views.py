@@ -20,7 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.http import AuthenticatedHttpRequest
 from games.errors import ServiceError
 from games.tournaments import forms, permissions, selectors
-from games.tournaments.models import AuditEntry, Club, Entry, Membership, Round, Tournament
+from games.tournaments.models import (
+    AuditEntry, Club, Entry, Match, Membership, Round, Tournament,
+)
 from games.tournaments.services import clubs as club_service
 from games.tournaments.services import corrections, director, events, rounds
 from kozel_site import ids
@@ -224,6 +226,12 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
     context = {
         "tournament": tournament, "club": club, "rows": rows, "rounds": by_round,
         "current": current, "directing": directing, "entry": entry,
+        # The correction form shows only when a result exists to correct: an empty
+        # required <select> is invalid HTML and a form nobody can send.
+        "correctable": [
+            (r, m) for r, matches in by_round for m in matches
+            if m.status == Match.Status.FINISHED and m.outcome != Match.Outcome.BYE
+        ],
         "is_member": permissions.is_member(club, request.user),
         "cross": selectors.cross_table(tournament, rows),
         "entries": list(tournament.entries.select_related("player1", "player2")),
