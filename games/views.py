@@ -25,6 +25,7 @@ from games.models import BotLevel, Game, Table
 from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
+from games.first_hint import first_hint
 from games.snapshot import table_snapshot
 
 
@@ -139,6 +140,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", {
         "table": table,
         "initial_snapshot": snapshot,
+        "first_hint": first_hint(snapshot),
         "ws_path": f"/ws/table/{table.pk}/",
         "bot_levels": BotLevel.choices,  # named in the page's language
     })
