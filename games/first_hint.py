@@ -1,9 +1,10 @@
 """The hint under the hand as the table page first shows it.
 
 The table's script writes the same line (static/js/table/render/hand.js, renderActions)
-once it has drawn the hand; written in the page already, it is read at the first paint
-instead of a second or two later on a slow phone, and the script's identical line does
-not paint it again.
+once it has drawn the hand; written in the page already (its section shown, the hand's
+height kept free for the cards by table.css), it is read at the first paint instead of a
+second or two later on a slow phone, and the script's identical line does not paint it
+again.
 """
 
 from __future__ import annotations

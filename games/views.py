@@ -20,12 +20,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import guests
 from games import engine, selectors
 from games.errors import PlayingElsewhereError, ServiceError
+from games.first_hint import first_hint
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import BotLevel, Game, Table
 from games.services import elsewhere
 from games.services import series as series_service
 from games.services import tables as table_service
-from games.first_hint import first_hint
 from games.snapshot import table_snapshot
 
 

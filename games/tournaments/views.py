@@ -21,7 +21,13 @@ from accounts.http import AuthenticatedHttpRequest
 from games.errors import ServiceError
 from games.tournaments import forms, permissions, selectors
 from games.tournaments.models import (
-    AuditEntry, Club, Entry, Match, Membership, Round, Tournament,
+    AuditEntry,
+    Club,
+    Entry,
+    Match,
+    Membership,
+    Round,
+    Tournament,
 )
 from games.tournaments.services import clubs as club_service
 from games.tournaments.services import corrections, director, events, rounds

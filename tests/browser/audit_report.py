@@ -35,9 +35,15 @@ VNU_JAR = TOOLS / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 LIGHTHOUSE = TOOLS / "lighthouse.mjs"
 OUT = REPO_ROOT / ".run" / "audit"
 LIGHTHOUSE_PAGES = ("home", "rules", "table")
+LIGHTHOUSE_RUNS = int(os.environ.get("LIGHTHOUSE_RUNS", "3"))
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 COLUMNS = ("page", "axe 1280", "axe 375", "Nu errors", "perf", "a11y", "best pr.", "SEO",
            "LCP s", "TBT ms")
+
+
+def _slug(name: str) -> str:
+    """A file name for a page's report: "home (visitor)" -> "home-visitor"."""
+    return "-".join(name.replace("(", "").replace(")", "").split())
 
 
 def _served_html(url: str, cookie: str | None) -> bytes:
@@ -64,13 +70,23 @@ def _nu_errors(files: dict[str, Path]) -> dict[str, list[str]]:
 
 
 def _lighthouse(url: str, session: dict[str, Any] | None, name: str) -> dict[str, Any]:
-    """Lighthouse's mobile run of one page: the four scores, LCP and TBT."""
-    report = OUT / f"lighthouse-{name.replace(' ', '-')}.json"
-    command = ["node", str(LIGHTHOUSE), url, str(report)]
-    if session:
-        command += [session["name"], session["value"]]
-    subprocess.run(command, check=True, timeout=300, cwd=TOOLS,
-                   env={**os.environ, "CHROME_PATH": str(CHROMIUM)})
+    """Lighthouse's mobile run of one page, LIGHTHOUSE_RUNS times: the run with the median
+    performance score (as Lighthouse's own guidance advises for a noisy figure), its four
+    scores, LCP and TBT, and every performance score seen."""
+    runs = []
+    for run in range(LIGHTHOUSE_RUNS):
+        report = OUT / f"lighthouse-{_slug(name)}-{run + 1}.json"
+        command = ["node", str(LIGHTHOUSE), url, str(report)]
+        if session:
+            command += [session["name"], session["value"]]
+        subprocess.run(command, check=True, timeout=300, cwd=TOOLS,
+                       env={**os.environ, "CHROME_PATH": str(CHROMIUM)})
+        data = json.loads(report.read_text())
+        runs.append((data["categories"]["performance"]["score"] or 0, report))
+    runs.sort(key=lambda r: r[0])
+    report = runs[len(runs) // 2][1]
+    report.replace(OUT / f"lighthouse-{_slug(name)}.json")
+    report = OUT / f"lighthouse-{_slug(name)}.json"
     data = json.loads(report.read_text())
     figures: dict[str, Any] = {
         c: round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES
@@ -82,6 +98,7 @@ def _lighthouse(url: str, session: dict[str, Any] | None, name: str) -> dict[str
         if audit.get("score") is not None and audit["score"] < 1
         and audit.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings")
     )
+    figures["all_perf"] = [round(100 * score) for score, _ in runs]
     return figures
 
 
@@ -93,6 +110,7 @@ def _table(rows: list[list[str]]) -> str:
     return "\n".join("| " + line + " |" for line in lines)
 
 
+@pytest.mark.timeout(1800)  # nine Lighthouse runs and the Nu checker, not a unit test
 def test_audit_report(live_site, new_context, off_loop, django_user_model):
     if not VNU_JAR.exists() or not (TOOLS / "node_modules" / "lighthouse").exists():
         pytest.skip("run `make audit`: it installs the Nu checker and Lighthouse in tools/audit/")
@@ -114,7 +132,7 @@ def test_audit_report(live_site, new_context, off_loop, django_user_model):
 
     files = {}
     for audit_page in pages:
-        path = OUT / f"page-{audit_page.name.replace(' ', '-').replace('(', '').replace(')', '')}.html"
+        path = OUT / f"page-{_slug(audit_page.name)}.html"
         path.write_bytes(_served_html(live_site.path(audit_page.path),
                                       cookie if audit_page.signed_in else None))
         files[audit_page.name] = path
@@ -144,7 +162,10 @@ def test_audit_report(live_site, new_context, off_loop, django_user_model):
         details += [f"{name}:"] + [f"  {e}" for e in errors]
     details += ["", "## Lighthouse audits below full marks"]
     for name, lh in lighthouse.items():
-        details += [f"{name}: {', '.join(lh['failed'])}"]
+        details += [f"{name} (performance of each run: {lh['all_perf']}): "
+                    f"{', '.join(lh['failed'])}"]
     (OUT / "report.md").write_text("\n".join(details) + "\n")
+    spread = "; ".join(f"{n} {lh['all_perf']}" for n, lh in lighthouse.items())
     print("\n\n" + table + "\n\naxe: serious + critical elements; Nu: errors; Lighthouse: "
-          f"mobile. Details: {OUT / 'report.md'}\n")
+          f"mobile, the median of {LIGHTHOUSE_RUNS} runs (performance of each: {spread}).\n"
+          f"Details: {OUT / 'report.md'}\n")
