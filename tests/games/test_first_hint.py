@@ -23,6 +23,7 @@ def test_r8_your_lead_asks_for_cards_of_one_suit():
 def test_r9_a_reply_asks_for_k_cards():
     led = [None, None, None, {"cards": ["7C", "9C"]}]
     with translation.override("en"):
+        assert first_hint(_snap(0, 0, k=1, table=led)) == "Select 1 card to beat or discard."
         assert first_hint(_snap(0, 0, k=2, table=led)) == "Select 2 cards to beat or discard."
     with translation.override("ru"):
         assert first_hint(_snap(0, 0, k=2, table=led)) == (
