@@ -19,7 +19,7 @@ XDIST := -n $(TEST_WORKERS) --dist worksteal
 # COVERAGE= leaves it out (CI does: the tracer slows every test a little).
 COVERAGE ?= --cov=games.engine --cov-branch --cov-report=term:skip-covered
 
-.PHONY: run test test-fast test-browser test-rabbitmq lint format bench conformance install chromium clean-run load-smoke
+.PHONY: run test test-fast test-browser audit test-rabbitmq lint format bench conformance install chromium clean-run load-smoke
 
 install: $(STAMP)
 
@@ -61,6 +61,20 @@ test-fast: $(STAMP)
 
 test-browser: $(STAMP) chromium
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser $(XDIST) $(PYTEST_ARGS)
+
+## Peer checks (docs/accessibility.md): axe-core, the Nu HTML checker and Lighthouse on
+## the main pages and a live table, with Debian's chromium and java; prints a table of
+## figures. The Nu checker and Lighthouse are npm packages pinned in tools/audit/
+## (installed without their install scripts: the jar is in the package, java is the
+## machine's). CI runs the axe part as tests/browser/test_accessibility_axe.py.
+AUDIT_TOOLS := tools/audit/node_modules/.package-lock.json
+
+$(AUDIT_TOOLS): tools/audit/package.json tools/audit/package-lock.json
+	cd tools/audit && npm ci --ignore-scripts --no-audit --no-fund --silent
+
+audit: $(STAMP) chromium $(AUDIT_TOOLS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -p no:cacheprovider -q -s \
+	  tests/browser/audit_report.py $(PYTEST_ARGS)
 
 ## mypy's Django plugin imports the settings; a REDIS_URL keeps them from starting an
 ## embedded Redis (nothing connects to it).

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import guests
 from games import engine, selectors
 from games.errors import PlayingElsewhereError, ServiceError
+from games.first_hint import first_hint
 from games.forms import AddBotForm, CreateTableForm, PositionForm
 from games.models import BotLevel, Game, Table
 from games.services import elsewhere
@@ -139,6 +140,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", {
         "table": table,
         "initial_snapshot": snapshot,
+        "first_hint": first_hint(snapshot),
         "ws_path": f"/ws/table/{table.pk}/",
         "bot_levels": BotLevel.choices,  # named in the page's language
     })

@@ -25,6 +25,7 @@ from games.tournaments.models import (
     AuditEntry,
     Club,
     Entry,
+    Match,
     Membership,
     Round,
     Season,
@@ -281,6 +282,12 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
     context = {
         "tournament": tournament, "club": club, "rows": rows, "rounds": by_round,
         "current": current, "directing": directing, "entry": entry,
+        # The correction form shows only when a result exists to correct: an empty
+        # required <select> is invalid HTML and a form nobody can send.
+        "correctable": [
+            (r, m) for r, matches in by_round for m in matches
+            if m.status == Match.Status.FINISHED and m.outcome != Match.Outcome.BYE
+        ],
         "is_member": permissions.is_member(club, request.user),
         "cross": selectors.cross_table(tournament, rows),
         "entries": list(tournament.entries.select_related("player1", "player2")),

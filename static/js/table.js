@@ -16,7 +16,7 @@ import { bindFourColourToggle } from "./table/cards.js";
 import { $, root } from "./table/dom.js";
 import { onFrame, onSnapshot } from "./table/frames.js";
 import { bindInput } from "./table/input.js";
-import { render } from "./table/render.js";
+import { render, renderPresence } from "./table/render.js";
 import { markRenderedChat } from "./table/render/chat.js";
 import { tickClock } from "./table/render/clock.js";
 import { fitNames } from "./table/render/seats.js";
@@ -40,9 +40,7 @@ function init() {
   }
   startSocket({
     onFrame,
-    onOpen: () => {
-      if (S.snap) render();
-    },
+    onOpen: renderPresence,
     onClose: () => setPending(false),
   });
   window.addEventListener("resize", fitNames);

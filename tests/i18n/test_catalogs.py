@@ -116,3 +116,28 @@ def test_every_message_of_the_code_is_in_every_catalog(domain, tmp_path: Path):
                 for m in entries(language, domain)}
         missing = sorted(wanted - have, key=str)
         assert not missing, (f"{language}/{domain}: run makemessages and translate", missing[:15])
+
+
+@pytest.mark.parametrize(("language", "domain"), CASES, ids=ids)
+def test_markup_kept(language, domain):
+    """A translation keeps its message's emphasis, links and abbreviations: the <em>
+    around a game word (*molodka*) or the <abbr> that explains a short column header is
+    part of what the reader gets, in every language."""
+    tag = re.compile(r"<(em|strong|abbr|a|code|kbd)\b")
+    for message in entries(language, domain):
+        source = message.id[0] if isinstance(message.id, tuple) else message.id
+        wanted = sorted(tag.findall(source))
+        for text in msgstr_texts(message):
+            assert sorted(tag.findall(text)) == wanted, (source, text)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_basque_names_take_no_hedged_suffix(domain):
+    """Basque joins a case ending to a name ("Mikelen", "Anek"), and the ending depends on
+    the name's last sound, which a translation cannot know: "%(name)s-(r)en" shows the
+    hedge to every reader. The name stands uninflected instead, next to a noun that takes
+    the ending ("%(name)s jokalariaren mahaia")."""
+    hedge = re.compile(r"\(\w{1,2}\)(?:en|ek|ekin|engana|k|tik|ri|i|ra)\b|\)s-?\(\w{1,2}\)")
+    for message in entries("eu", domain):
+        for text in msgstr_texts(message):
+            assert not hedge.search(text), text

@@ -115,10 +115,12 @@ export function cardSvg(code, { trump = null } = {}) {
   const spacing = rank.length > 1 ? ' letter-spacing="-2"' : "";
   let centre;
   if (face) {
+    // A framed pip, not the letter again: a second "K" would make the button's visible
+    // text "K K", which its name ("King of clubs") cannot contain (WCAG 2.5.3, axe's
+    // label-content-name-mismatch); the corner already shows the rank.
     centre =
       `<rect x="22" y="30" width="32" height="46" rx="4" class="face-frame"/>` +
-      `<text x="38" y="62" class="face-letter" text-anchor="middle">${rank}</text>` +
-      suitPath(suit, 31, 64, 14);
+      suitPath(suit, 27, 40, 22);
   } else {
     centre = suitPath(suit, 24, 40, 30);
   }

@@ -7,7 +7,7 @@ import { setPending } from "./actions.js";
 import { $ } from "./dom.js";
 import { announceTurn, onViewChanged } from "./moments.js";
 import { announce, flash, toast } from "./notices.js";
-import { render } from "./render.js";
+import { render, renderPresence } from "./render.js";
 import { addChat, forgetWantedChatSetting, reconcileChat, removeChat, renderChatPanel } from "./render/chat.js";
 import { closeSummary, maybeSummarise, openSummary } from "./render/overlays.js";
 import { resync } from "./socket.js";
@@ -68,10 +68,26 @@ function voteLine(frame) {
   return lines[frame.kind] || gettext("Your vote counts: %(votes)s of %(needed)s.", values);
 }
 
+/** The snapshot without what only presence changes (who is connected, when a bot takes
+ *  an absent seat): two snapshots equal under it differ for the table's looks in the seat
+ *  plates alone. */
+function withoutPresence(snap) {
+  const seats = (snap.seats || []).map(({ connected, ...rest }) => rest);
+  const game = snap.game ? { ...snap.game, takeover: null } : snap.game;
+  return JSON.stringify({ ...snap, type: null, seats, game });
+}
+
 /** A full snapshot: from the socket, or the one the page was rendered with. */
 export function onSnapshot(snap) {
   S.resyncing = false;
   const old = S.snap;
+  if (old && withoutPresence(old) === withoutPresence(snap)) {
+    // The socket's first snapshot repeats the page's own, but for our seat now online.
+    S.snap = snap;
+    setPending(false);
+    renderPresence();
+    return;
+  }
   const oldView = view();
   const oldGameId = S.gameId;
   S.snap = snap;

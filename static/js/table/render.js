@@ -36,3 +36,15 @@ export function render() {
   renderSeriesControls();
   renderAway();
 }
+
+/** What the connection alone changes: our seat's online mark, the absent-player
+ *  countdowns, and whether the action buttons can send. The socket opening, or its first
+ *  snapshot repeating the page's own but for presence, redraws only this: a full render()
+ *  there is the table page's longest task on a slow phone. */
+export function renderPresence() {
+  if (!S.snap) return;
+  renderSeats();
+  renderClock();
+  renderActions();
+}
+

@@ -22,7 +22,7 @@ export function addChat(m) {
   if (m.at) li.title = new Date(m.at).toLocaleTimeString(language);
   list.append(li);
   while (list.children.length > 200) list.firstChild.remove();
-  list.scrollTop = list.scrollHeight;
+  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; }); // no forced layout mid-render
 }
 
 export function markRenderedChat() {

@@ -84,9 +84,13 @@ export function renderActions() {
   $("#kz-learn-beating").hidden = !(why && why.about === "beating");
   bar.classList.toggle("is-pending", S.pending);
   const hint = $("#kz-hint");
+  // The page may hold this very line already (games/first_hint.py): write only a change,
+  // so the same words are not painted twice.
+  let hintText = "";
   if (mine && !S.selected.length && v.turn === me() && !(v.table || [])[me()]) {
-    hint.textContent = (v.k || 0) > 0
+    hintText = (v.k || 0) > 0
       ? ngettext("Select %(n)s card to beat or discard.", "Select %(n)s cards to beat or discard.", v.k)
       : gettext("Select cards of one suit to lead (double-click: lead one).");
-  } else hint.textContent = "";
+  }
+  if (hint.textContent !== hintText) hint.textContent = hintText;
 }

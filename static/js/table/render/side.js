@@ -21,7 +21,9 @@ export function renderSide() {
   if (!lines.length) {
     log.append(h("li", { class: "muted", text: v ? gettext("No plays yet in this game.") : gettext("The game has not started.") }));
   }
-  log.scrollTop = log.scrollHeight;
+  // Scrolled to the newest line in the next frame: read now, scrollHeight would force a
+  // layout in the middle of render() (the page's longest task on a slow phone).
+  requestAnimationFrame(() => { log.scrollTop = log.scrollHeight; });
   $("#kz-open-review").disabled = !v;
   // Games of the series.
   const games = S.snap.games || [];
