@@ -252,7 +252,7 @@ def chat_from_facts(facts: TableFacts, hidden: set[int] | None,
     if hidden is None:
         return []
     shown = [m for m in facts.recent_chat if m.user_id not in hidden
-             and (with_spectators or m.channel == ChatMessage.Channel.PLAYERS)]
+             and (with_spectators or m.channel != ChatMessage.Channel.SPECTATORS)]
     if len(shown) >= CHAT_BACKLOG or len(facts.recent_chat) < CHAT_FETCH:
         return shown[:CHAT_BACKLOG]
     return None
@@ -265,7 +265,7 @@ def reader_chat(table: Table, hidden: set[int] | None,
         return []
     rows = ChatMessage.objects.filter(table=table, hidden=False)
     if not with_spectators:
-        rows = rows.filter(channel=ChatMessage.Channel.PLAYERS)
+        rows = rows.exclude(channel=ChatMessage.Channel.SPECTATORS)
     return list(rows.exclude(user_id__in=hidden)
                 .select_related("user__profile").order_by("-created_at")[:CHAT_BACKLOG])
 
@@ -286,6 +286,7 @@ def _away_notice(facts: TableFacts, user: AbstractBaseUser) -> dict[str, Any] | 
     why = {
         Conduct.Reason.TIMEOUTS: gettext("your time ran out twice in a row"),
         Conduct.Reason.DISCONNECT: gettext("you were away for 60 seconds on your turn"),
+        Conduct.Reason.DIRECTOR: gettext("the tournament director gave your seat to a bot"),
     }.get(reason, gettext("you left the table"))
     gave_up = roster_seat(series, position).gave_up
     if gave_up:

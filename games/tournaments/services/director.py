@@ -27,7 +27,7 @@ from games.models import Table
 from games.services import tables as table_service
 from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import REASON_MAX, Entry, Match, Round, Tournament
-from games.tournaments.services import audit, corrections, events, rounds
+from games.tournaments.services import audit, console, corrections, events, rounds
 from games.tournaments.services.clubs import require_verified, user_by_name
 
 
@@ -264,6 +264,11 @@ ACTIONS: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
     "disqualify": _disqualify,
     "withdraw_entry": _withdraw_entry,
     "add_bot": _add_bot,
+    # The director's console (services/console.py).
+    "bot_seat": console.bot_seat,
+    "forfeit_match": console.forfeit_match,
+    "extend_round": console.extend_round,
+    "message_table": console.message_table,
 }
 
 

@@ -732,3 +732,31 @@ def repair_without(t: Tournament, entry: Entry, actor: User | None) -> None:
                                  matches__sides__entry=entry).first()
     if waiting is not None:
         pair_round_locked(t, waiting.number, actor)
+
+
+# --- for the director's console (services/console.py) ------------------------------------
+
+
+def absent_people(match: Match) -> set[int]:
+    """The people of ``match`` who have not checked in (a bot's seats excluded)."""
+    return _absent(match)
+
+
+def begin_locked(match: Match) -> None:
+    """Start the match's series now (the caller locks the event, the round and the match)."""
+    _begin_locked(match)
+
+
+def after_match_change(t: Tournament, round_: Round) -> None:
+    """The round's bookkeeping after a match changed (the caller holds both locks)."""
+    _after_match_change(t, round_)
+
+
+def forfeit_sides_locked(match: Match, outcome: str) -> None:
+    """Finish ``match`` by forfeit with ``outcome`` ("A", "B": that side wins; "none":
+    both forfeit). The caller locks the match."""
+    match.outcome = outcome
+    match.forfeit = True
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["outcome", "forfeit", "status", "finished_at"])
