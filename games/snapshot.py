@@ -31,7 +31,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
-from games.policy import policy, series_ratings
+from games.policy import policy, series_ratings, table_event
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
@@ -127,6 +127,8 @@ class TableFacts:
     ratings: dict[str, Any] | None = None
     # When a bot takes the seat on turn if its person stays away (selectors.takeover_frame).
     takeover: dict[str, Any] | None = None
+    # The tournament match played at this table (games/policy.table_event), or None.
+    event: dict[str, Any] | None = None
     # The game's views made so far from these facts, by seat (None: the public view).
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict, compare=False,
                                                     repr=False)
@@ -220,7 +222,8 @@ def table_facts(table: Table) -> TableFacts:
         takeover = read_takeover(game, series, {c.user_id for c in connections if c.user_id})
     return TableFacts(table=table, series=series, game=game, seats=seats,
                       connections=connections, games=games, recent_chat=chat,
-                      away_reasons=away_reasons, ratings=ratings, takeover=takeover)
+                      away_reasons=away_reasons, ratings=ratings, takeover=takeover,
+                      event=table_event(table.pk))
 
 
 def read_table_facts(table_id: int) -> TableFacts | None:
@@ -352,6 +355,9 @@ def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
             "spectators": spectator_count(facts.connections, seated),
         },
         "seats": seat_list,
+        # A tournament match's table: the event's name, link, round, table number and
+        # match format (the page speaks of the match, not of a casual series).
+        "event": facts.event,
         "series": None if series is None else {**series_dict(series),
                                                "ratings": facts.ratings},
         "games": facts.games,

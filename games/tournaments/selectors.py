@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 
 from games.tournaments import standings
 from games.tournaments.models import (
@@ -214,3 +215,17 @@ def corrected_results(series_ids: list[int]) -> dict[int, str]:
     rows = Match.objects.filter(series_id__in=series_ids, corrected=True).values_list(
         "series_id", "outcome")
     return {sid: outcome if outcome in ("A", "B") else "" for sid, outcome in rows}
+
+
+def table_event(table_id: int) -> dict[str, Any] | None:
+    """The tournament match played at ``table_id``, for its table page (a games.policy
+    table-event hook, registered in apps.py): the event's name and link, the round, the
+    table's number, and the match's format (a fixed number of games, or a target)."""
+    match = (Match.objects.filter(table_id=table_id)
+             .select_related("round__tournament").order_by("-pk").first())
+    if match is None:
+        return None
+    t = match.round.tournament
+    return {"name": t.name, "url": reverse("tournaments:tournament", args=[t.pk]),
+            "round": match.round.number, "rounds": t.rounds, "match": match.number,
+            "games_limit": t.games_limit, "target": t.target}

@@ -13,22 +13,32 @@ export function renderHead() {
   const series = snap.series;
   const target = (series && series.target) || (snap.table && snap.table.series_target) || 12;
   const lp = (series && series.loss_points) || { A: 0, B: 0 };
-  $("#kz-game-no").textContent = snap.game ? gettext("Game %(n)s", { n: snap.game.number }) : gettext("No game yet");
+  // A tournament match of a fixed number of games counts games, not toward a target
+  // (the table's target there only ends a lopsided match early).
+  const limit = snap.event && snap.event.games_limit;
+  let gameNo = gettext("No game yet");
+  if (snap.game && limit) gameNo = gettext("Game %(n)s of %(m)s", { n: snap.game.number, m: limit });
+  else if (snap.game) gameNo = gettext("Game %(n)s", { n: snap.game.number });
+  $("#kz-game-no").textContent = gameNo;
   const score = $("#kz-score");
   score.replaceChildren(
     h("span", { class: "team-A", text: `A ${lp.A ?? 0}` }),
     " – ",
     h("span", { class: "team-B", text: `B ${lp.B ?? 0}` }),
-    h("span", { class: "muted", text: ` / ${target}` }),
+    h("span", { class: "muted", text: limit ? ` ${gettext("loss points")}` : ` / ${target}` }),
   );
-  score.setAttribute("aria-label", gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
-    { a: lp.A ?? 0, b: lp.B ?? 0, target }));
+  score.setAttribute("aria-label", limit
+    ? gettext("Match score: team A %(a)s, team B %(b)s loss points", { a: lp.A ?? 0, b: lp.B ?? 0 })
+    : gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
+      { a: lp.A ?? 0, b: lp.B ?? 0, target }));
   const status = $("#kz-status");
   if (!snap.game || isLobby()) {
     const filled = [0, 1, 2, 3].filter((p) => !isEmptySeat(seatInfo(p))).length;
     const over = { finished: gettext("Series over"), voided: gettext("A moderator voided this series: it does not count.") };
+    if (snap.event) over.finished = gettext("Match over");
     status.textContent = (snap.series && over[snap.series.status])
-      || gettext("Waiting for players · %(n)s/4 seated", { n: filled });
+      || (snap.event ? gettext("Waiting for the players to check in")
+        : gettext("Waiting for players · %(n)s/4 seated", { n: filled }));
   } else if (v && v.game_over) status.textContent = gettext("Game over");
   else if (snap.game && snap.game.paused) status.textContent = gettext("Paused");
   else if (v && Number.isInteger(v.turn)) {
