@@ -587,6 +587,9 @@ def match_finished(series_id: int) -> bool:
         if not _score_locked(match):
             return False
         _after_match_change(t, round_)
+        # The match's players are no longer playing: their banner says what comes next.
+        send_events_on_commit(partial(publish.banners, [
+            person for _e, person in people_by_position(match).values() if person]))
         return True
 
 
@@ -600,6 +603,10 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
     round_.finished_at = timezone.now()
     round_.save(update_fields=["status", "finished_at"])
     audit.record(t.club, None, "round.finish", tournament=t, round=round_.number)
+    # Every player's banner now says what comes next (the next round's start, or nothing).
+    send_events_on_commit(partial(publish.banners, [
+        person for entry in t.entries.filter(status=Entry.Status.ACTIVE)
+        for person in entry.people_ids]))
     if round_.number >= t.rounds:
         t.status = Tournament.Status.FINISHED
         t.finished_at = timezone.now()
