@@ -142,23 +142,25 @@ class CrossTable:
 
 def cross_table(tournament: Tournament, rows: list[standings.Row]) -> CrossTable:
     """Per entry and round: W/T/L (at the table), +/− (forfeit), B (bye), with the
-    opponents' numbers in the standings."""
-    number = {r.entry.id: r.rank for r in rows}
-    opponents: dict[tuple[int, int], list[int]] = defaultdict(list)
+    opponents' numbers: their places (a letter for an entry without one, standings.py)."""
+    number = {r.entry.id: r.number for r in rows}
+    opponents: dict[tuple[int, int], list[str]] = defaultdict(list)
     for result in results_of(tournament):
         for own, other in ((result.side_a, result.side_b), (result.side_b, result.side_a)):
             for entry in own:
-                opponents[(entry, result.round)] = [number.get(o, 0) for o in other]
+                opponents[(entry, result.round)] = [number.get(o, "?") for o in other]
     n = tournament.round_set.count()
     out = []
     for row in rows:
         cells = []
         for r in range(1, n + 1):
             mark = row.by_round.get(r, "")
-            opp = ",".join(str(x) for x in opponents.get((row.entry.id, r), []))
+            opp = ",".join(opponents.get((row.entry.id, r), []))
             cells.append(f"{mark}{opp}" if mark else "·")
         out.append((row, cells))
-    return CrossTable(rounds=list(range(1, n + 1)), rows=out)
+    # Before a round is finished nobody has a place, and there is nothing to cross.
+    shown = any(row.place for row in rows)
+    return CrossTable(rounds=list(range(1, n + 1)) if shown else [], rows=out)
 
 
 def entry_of(tournament: Tournament, user: User | AnonymousUser | None
