@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timezone as dt_timezone
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -48,9 +52,15 @@ class TournamentForm(forms.Form):
         required=False, help_text=_("Then fewer loss points after those games wins the "
         "match (equal is a tie); a team reaching 18 (12 if rated) still ends it early."))
     turn_seconds = forms.ChoiceField(label=_("Turn clock"), choices=CLOCK_CHOICES, required=False)
-    starts_at = forms.DateTimeField(required=False, help_text=_("UTC, e.g. 2026-12-31 19:00. "
-                                    "Empty: a director starts round 1."), label=_("Starts at"),
-                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    starts_at = forms.DateTimeField(
+        required=False, label=_("Starts at"),
+        help_text=_("In your time zone (shown below); the site stores it in UTC. "
+                    "Empty: a director starts round 1."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    # The director's IANA time zone, filled in by the page from the browser
+    # (static/js/tournaments/timezone.js); without it the time is read as UTC.
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput,
+                                label=_("Time zone"))
     checkin_minutes = forms.IntegerField(label=_("Check-in window (minutes)"), min_value=1,
                                          max_value=60, initial=5)
     round_minutes = forms.IntegerField(label=_("Round time limit (minutes)"), min_value=5,
@@ -60,6 +70,25 @@ class TournamentForm(forms.Form):
                                label=_("Rated"))
     bots_allowed = forms.BooleanField(label=_("Bots may fill a missing seat or pair"),
                                       required=False)
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data.get("time_zone") or "UTC"
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(_("Unknown time zone: %(zone)s.") % {
+                "zone": name[:64]}) from None
+        return str(name)
+
+    def clean(self) -> dict[str, Any]:
+        """The start time as the director meant it: the wall-clock time they picked, in
+        their time zone, stored as the instant in UTC."""
+        data = super().clean()
+        when, zone = data.get("starts_at"), data.get("time_zone")
+        if when is not None and zone:
+            local = when.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
+            data["starts_at"] = local.astimezone(dt_timezone.utc)
+        return data
 
 
 class RegisterForm(forms.Form):
