@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timezone as dt_timezone
+from datetime import UTC
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -83,11 +83,11 @@ class TournamentForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         """The start time as the director meant it: the wall-clock time they picked, in
         their time zone, stored as the instant in UTC."""
-        data = super().clean()
+        data = super().clean() or {}
         when, zone = data.get("starts_at"), data.get("time_zone")
         if when is not None and zone:
             local = when.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
-            data["starts_at"] = local.astimezone(dt_timezone.utc)
+            data["starts_at"] = local.astimezone(UTC)
         return data
 
 
