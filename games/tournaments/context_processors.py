@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.urls import reverse
 
 from games.tournaments import selectors
 
@@ -18,4 +19,10 @@ def round_banner(request: HttpRequest) -> dict[str, Any]:
     if user is None or not user.is_authenticated:
         return {}
     banner, follow = selectors.banner_of(user)
+    if banner is not None and banner.match is not None and banner.match.table_id:
+        # Not on the very table it would send them to (the banner's own fetch names the
+        # page it is shown on).
+        page = str(request.GET.get("path", ""))[:200] or request.path
+        if page == reverse("games:table", args=[banner.match.table_id]):
+            banner = None
     return {"tournament_banner": banner, "tournament_socket": follow}

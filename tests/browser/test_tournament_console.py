@@ -45,7 +45,7 @@ def test_the_console_mid_round(live_site, new_context, django_user_model, js_err
 
     cast = Cast()
     cast.club, cast.director = club, director  # type: ignore[attr-defined]
-    t = event(cast, rounds=2, checkin_seconds=1200, bots_allowed=True)
+    t = event(cast, rounds=2, checkin_seconds=1200, bots_allowed=True, games_limit=2)
     enter_pairs(t, list(people.values()))
     act(t, director, "start")
     first, second = Match.objects.filter(round__tournament=t).order_by("number")
@@ -78,6 +78,12 @@ def test_the_console_mid_round(live_site, new_context, django_user_model, js_err
     expect(_row(boss, first.pk, 2).locator("td[data-checked-in]")).to_have_text("✓ yes")
     expect(_row(boss, first.pk, 2).locator("td[data-connected]")).to_have_text("● connected")
     expect(_row(boss, first.pk, 3).locator("td[data-connected]")).to_have_text("○ away")
+    # The player's table reads as the event's: its name and link, no Leave, the match's
+    # own words while the others check in.
+    expect(player.locator("#kz-event-link")).to_have_text(f"← {t.name}")
+    expect(player.locator("#kz-lobby")).to_contain_text(
+        "The match starts as soon as all four players have checked in.")
+    expect(player.get_by_role("button", name="Leave")).to_have_count(0)
     SHOTS.mkdir(parents=True, exist_ok=True)
     boss.screenshot(path=str(SHOTS / "console-checkin.png"), full_page=True)
 
@@ -100,6 +106,10 @@ def test_the_console_mid_round(live_site, new_context, django_user_model, js_err
     expect(boss.locator(f'section[data-match="{first.pk}"] .console-score')).to_contain_text(
         "Loss points A 0 – B 0")
     boss.screenshot(path=str(SHOTS / "console-mid-round.png"), full_page=True)
+    # At the table the match has begun: "Game 1 of 2", the score in loss points.
+    expect(player.locator("#kz-game-no")).to_have_text("Game 1 of 2")
+    expect(player.locator("#kz-score")).to_contain_text("loss points")
+    player.screenshot(path=str(SHOTS / "table-of-a-match.png"))
 
     first.refresh_from_db()
     assert first.substitutes == [3]

@@ -74,3 +74,17 @@ def test_a_paused_event_says_the_director_starts_the_next_round(client, club_cas
 def test_no_banner_for_someone_without_an_entry_or_after_the_event(client, club_cast, evening):
     assert selectors.banner_of(club_cast.stranger) == (None, False)
     assert "tournament-banner" not in banner_html(client, club_cast.member)
+
+
+def test_the_banner_says_nothing_on_the_table_it_would_send_you_to(client, club_cast, evening):
+    match = Match.objects.get(round__tournament=evening)
+    first = club_cast.players[0]
+    rounds.check_in(match.pk, first)
+    client.force_login(first)
+    table_page = client.get(f"/table/{match.table_id}/").content.decode()
+    assert "data-banner-state" not in table_page
+    # The banner's live fetch names the page it is shown on.
+    assert "data-banner-state" not in client.get(
+        f"/tournaments/banner/?path=/table/{match.table_id}/").content.decode()
+    assert 'data-banner-state="checked_in"' in client.get(
+        "/tournaments/banner/?path=/").content.decode()

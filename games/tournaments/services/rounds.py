@@ -374,6 +374,8 @@ def _begin_locked(match: Match) -> None:
     match.series = series
     match.status = Match.Status.PLAYING
     match.save(update_fields=["series", "status"])
+    # Its players' banners stop saying "go to your table while the others arrive".
+    send_events_on_commit(partial(publish.banners, sorted(_persons(match))))
 
 
 def check_in(match_id: object, user: User | None) -> int:

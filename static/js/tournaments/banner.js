@@ -8,7 +8,10 @@ import { gettext } from "../i18n.js";
 import { follow, refresh } from "./socket.js";
 
 const banner = document.getElementById("tournament-banner");
-const again = () => { if (banner) refresh(banner, banner.dataset.bannerUrl); };
+// The banner says nothing about a table the page itself shows: it is told the page.
+const again = () => {
+  if (banner) refresh(banner, `${banner.dataset.bannerUrl}?path=${encodeURIComponent(location.pathname)}`);
+};
 // A page showing "Online now" asks to be told when someone comes or goes.
 const watchesOnline = document.querySelector("[data-online-live]") !== null;
 follow(watchesOnline ? "/ws/me/?online=1" : "/ws/me/", (data) => {

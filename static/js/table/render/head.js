@@ -86,7 +86,8 @@ export function renderSeriesControls() {
       onclick: () => send({ type: "reclaim" }) }));
     return;
   }
-  if (me() === null) return;
+  // A tournament match is the event's: it is neither paused nor ended by a vote.
+  if (me() === null || snap.event) return;
   const paused = snap.game && snap.game.paused;
   const vote = (kind, label) => h("button", { type: "button", class: "small", text: label,
     title: gettext("3 of 4 seats must agree (bots always agree)"), onclick: () => send({ type: "vote", kind }) });
