@@ -12,7 +12,8 @@ import pytest
 from games.models import ChatMessage, Seat, Series, SeriesSeat, Termination
 from games.snapshot import table_snapshot
 from games.tournaments.models import AuditEntry, Match, Round
-from tests.tournaments.helpers import act, check_in_everybody, enter_pairs, event
+from games.tournaments.services import rounds
+from tests.tournaments.helpers import act, check_in_everybody, end_series, enter_pairs, event
 
 pytestmark = pytest.mark.django_db
 
@@ -97,8 +98,6 @@ def seat_rows(html: str, match_id: int) -> dict[int, str]:
 
 
 def test_the_console_names_who_checked_in(client, club_cast, running):
-    from games.tournaments.services import rounds
-
     match = first_match(running)
     seats = rounds.people_by_position(match)
     first_person = seats[0][1]
@@ -119,8 +118,6 @@ def test_the_console_names_who_checked_in(client, club_cast, running):
 
 
 def test_bot_seat_during_check_in_seats_a_bot_and_writes_the_name(club_cast, running):
-    from games.tournaments.services import rounds
-
     match = first_match(running)
     seats = rounds.people_by_position(match)
     # Everybody but seat 3's person checks in: the bot for seat 3 completes the table.
@@ -267,8 +264,6 @@ def test_extend_refuses_bad_minutes_and_changes_nothing(client, club_cast, runni
 
 
 def test_message_puts_a_director_line_in_the_tables_chat(club_cast, running):
-    from games.tournaments.services import rounds
-
     match = first_match(running)
     act(running, club_cast.director, "message_table", match_id=match.pk,
         text="Five minutes left, please finish the game")
@@ -298,3 +293,19 @@ def test_an_unknown_console_action_is_refused(client, club_cast, running):
     before = state(running)
     console_post(client, running, action="start_round")  # a director tool, not the console's
     assert state(running) == before
+
+
+def test_a_paired_round_waiting_to_start_shows_its_tables_without_actions(client, club_cast):
+    t = event(club_cast, rounds=2)
+    enter_pairs(t, club_cast.players[:4])
+    act(t, club_cast.director, "start")
+    round_ = t.round_set.get(number=1)
+    check_in_everybody(round_)
+    match = round_.matches.get()
+    end_series(match.series_id, "B", 4, 12)
+    rounds.match_finished(match.series_id)
+    assert t.round_set.get(number=2).status == "paired"
+    client.force_login(club_cast.director)
+    html = client.get(f"/tournament/{t.pk}/console/").content.decode()
+    assert 'data-round="2"' in html and 'data-round-status="paired"' in html
+    assert "Bot for this seat" not in html and "Forfeit this match" not in html
