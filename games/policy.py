@@ -42,6 +42,10 @@ Besides the policy, two registries of read-only functions, registered once in an
   tells the ratings (games/ratings/services.series_result) which result to rate.
   ``corrections(series_ids) -> {series_id: winner}``, winner "A", "B" or "" (a tie or
   no result); the series stays the record of what was played (verify_games checks it).
+- :func:`register_table_event`: an app whose events play at ordinary tables
+  (tournaments: a match's table) says which event a table belongs to, so the table
+  speaks of the event (its name and link, "Game 2 of 4", no "Leave": the seats are the
+  event's). ``event(table_id) -> dict | None``; the dict is sent in the snapshot as is.
 """
 
 from __future__ import annotations
@@ -175,4 +179,26 @@ def series_ratings(series_id: int) -> dict[str, Any] | None:
     """What the registered app stored about ``series_id``'s rating (None: no app rates)."""
     for ratings in _series_ratings:
         return ratings(series_id)
+    return None
+
+
+# The event a table belongs to (a tournament's match), read with the table's facts.
+TableEvent = Callable[[int], dict[str, Any] | None]
+_table_events: list[TableEvent] = []
+
+
+def register_table_event(event: TableEvent) -> None:
+    """Register ``event`` (once; registering it again changes nothing).
+    ``event(table_id)`` answers None (an ordinary table) or a dict of plain values:
+    ``{"name", "url", "round", "match", "games_limit", "target"}``."""
+    if event not in _table_events:
+        _table_events.append(event)
+
+
+def table_event(table_id: int) -> dict[str, Any] | None:
+    """The event ``table_id`` belongs to, as the registered app says (None: none)."""
+    for event in _table_events:
+        found = event(table_id)
+        if found is not None:
+            return found
     return None

@@ -31,7 +31,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
-from games.policy import policy, series_ratings
+from games.policy import policy, series_ratings, table_event
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
@@ -127,6 +127,8 @@ class TableFacts:
     ratings: dict[str, Any] | None = None
     # When a bot takes the seat on turn if its person stays away (selectors.takeover_frame).
     takeover: dict[str, Any] | None = None
+    # The tournament match played at this table (games/policy.table_event), or None.
+    event: dict[str, Any] | None = None
     # The game's views made so far from these facts, by seat (None: the public view).
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict, compare=False,
                                                     repr=False)
@@ -220,7 +222,8 @@ def table_facts(table: Table) -> TableFacts:
         takeover = read_takeover(game, series, {c.user_id for c in connections if c.user_id})
     return TableFacts(table=table, series=series, game=game, seats=seats,
                       connections=connections, games=games, recent_chat=chat,
-                      away_reasons=away_reasons, ratings=ratings, takeover=takeover)
+                      away_reasons=away_reasons, ratings=ratings, takeover=takeover,
+                      event=table_event(table.pk))
 
 
 def read_table_facts(table_id: int) -> TableFacts | None:
@@ -252,7 +255,7 @@ def chat_from_facts(facts: TableFacts, hidden: set[int] | None,
     if hidden is None:
         return []
     shown = [m for m in facts.recent_chat if m.user_id not in hidden
-             and (with_spectators or m.channel == ChatMessage.Channel.PLAYERS)]
+             and (with_spectators or m.channel != ChatMessage.Channel.SPECTATORS)]
     if len(shown) >= CHAT_BACKLOG or len(facts.recent_chat) < CHAT_FETCH:
         return shown[:CHAT_BACKLOG]
     return None
@@ -265,7 +268,7 @@ def reader_chat(table: Table, hidden: set[int] | None,
         return []
     rows = ChatMessage.objects.filter(table=table, hidden=False)
     if not with_spectators:
-        rows = rows.filter(channel=ChatMessage.Channel.PLAYERS)
+        rows = rows.exclude(channel=ChatMessage.Channel.SPECTATORS)
     return list(rows.exclude(user_id__in=hidden)
                 .select_related("user__profile").order_by("-created_at")[:CHAT_BACKLOG])
 
@@ -286,6 +289,7 @@ def _away_notice(facts: TableFacts, user: AbstractBaseUser) -> dict[str, Any] | 
     why = {
         Conduct.Reason.TIMEOUTS: gettext("your time ran out twice in a row"),
         Conduct.Reason.DISCONNECT: gettext("you were away for 60 seconds on your turn"),
+        Conduct.Reason.DIRECTOR: gettext("the tournament director gave your seat to a bot"),
     }.get(reason, gettext("you left the table"))
     gave_up = roster_seat(series, position).gave_up
     if gave_up:
@@ -351,6 +355,9 @@ def snapshot_for(facts: TableFacts, user: AbstractBaseUser | None, *,
             "spectators": spectator_count(facts.connections, seated),
         },
         "seats": seat_list,
+        # A tournament match's table: the event's name, link, round, table number and
+        # match format (the page speaks of the match, not of a casual series).
+        "event": facts.event,
         "series": None if series is None else {**series_dict(series),
                                                "ratings": facts.ratings},
         "games": facts.games,

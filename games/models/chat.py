@@ -26,6 +26,8 @@ class ChatMessage(models.Model):
     class Channel(models.TextChoices):
         PLAYERS = "players", _("Players")
         SPECTATORS = "spectators", _("Spectators")
+        # A tournament director's message to a table (everyone at the table reads it).
+        DIRECTOR = "director", _("Tournament director")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,

@@ -50,6 +50,9 @@ class Termination(models.TextChoices):
     ROUND_TIME = "round_time", _("Decided at the tournament round's time limit")
     # A tournament match of a fixed number of games: decided by fewer loss points.
     GAME_LIMIT = "game_limit", _("Decided after the tournament match's number of games")
+    # A tournament director forfeited the match: the match's result says who lost; the
+    # series itself decides nothing (no goat, not rated).
+    FORFEIT = "forfeit", _("Ended by a tournament director (forfeit)")
 
 
 class Series(models.Model):
@@ -325,6 +328,8 @@ class Conduct(models.Model):
         # A moderator suspended the account: not an abandonment the player chose, so the
         # escalation for repeated abandonment does not count it (accounts/moderation).
         SUSPENDED = "suspended", _("Account suspended by a moderator")
+        # A tournament director gave the seat to a bot: not counted either.
+        DIRECTOR = "director", _("Substituted by a tournament director")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="conduct")

@@ -30,8 +30,9 @@ def on_series_finished(sender: Any, series_id: int, termination: str = "",
       recorded and, if ranked, rated like ``completed`` when a team is the goat (a tie,
       equal loss points, is recorded but moves no rating: ``services.rate_series``);
     - ``voided``: undo whatever rating it gave (``rollback_series_task``);
-    - ``voted_end`` / ``abandoned``: nothing: a series that was not played to its
-      target is neither rated nor counted in anyone's record.
+    - ``voted_end`` / ``abandoned`` / ``forfeit`` (a tournament director's): nothing:
+      a series that was not played to its target is neither rated nor counted in
+      anyone's record.
     """
     if termination in (Termination.COMPLETED, Termination.ROUND_TIME,
                        Termination.GAME_LIMIT):

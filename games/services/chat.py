@@ -91,6 +91,22 @@ def post_message(table_id: int, user: User | None, text: Any) -> dict[str, Any]:
     return payload
 
 
+def post_director_line(table_id: int, author: User, text: str) -> dict[str, Any]:
+    """Store and relay a tournament director's line to a table's chat (everyone at the
+    table reads it, marked as the director's). The caller (the tournaments' console)
+    has checked the author's right and the text with :func:`check_message`; no rate
+    limit and no ranked presets: it is an official message, written to the event's
+    audit log by the caller, inside the caller's transaction."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise InvalidRequestError(_("No such table."))
+    message = ChatMessage.objects.create(table=table, user=author, text=text,
+                                         channel=ChatMessage.Channel.DIRECTOR)
+    payload = chat_dict(message, ranked=False)
+    events.send_event_on_commit(*publish.chat(table_id, payload))
+    return payload
+
+
 def channel_of(table: Table, user: User) -> str:
     """Which chat ``user``'s line belongs to: the players' while they hold a seat of the
     table (of its live series, or of the table between series), else the spectators'."""

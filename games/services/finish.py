@@ -12,7 +12,9 @@ Every end goes through here with a termination reason (models.Termination):
 - ``round_time``: a tournament round's time limit (games/tournaments): the caller sets
   the winner and the goat by fewer loss points (equal: neither) before calling;
 - ``game_limit``: a tournament match of a fixed number of games has played them (the
-  winner and the goat set the same way).
+  winner and the goat set the same way);
+- ``forfeit``: a tournament director forfeited the match mid-play: the series stops
+  with no winner and no goat (the match's result records who forfeited).
 
 The hooks fire after commit with the reason (games/signals.py, games/events.py), and
 the apps that react
@@ -38,6 +40,7 @@ SERIES_STATUS = {
     Termination.VOIDED: Series.Status.VOIDED,
     Termination.ROUND_TIME: Series.Status.FINISHED,
     Termination.GAME_LIMIT: Series.Status.FINISHED,
+    Termination.FORFEIT: Series.Status.ABORTED,
 }
 # A game stopped before its end: by a vote or an empty table, or voided.
 STOPPED_GAME_STATUS = {
@@ -46,6 +49,7 @@ STOPPED_GAME_STATUS = {
     Termination.VOIDED: Game.Status.VOIDED,
     Termination.ROUND_TIME: Game.Status.ABORTED,
     Termination.GAME_LIMIT: Game.Status.ABORTED,
+    Termination.FORFEIT: Game.Status.ABORTED,
 }
 TABLE_STATUS = {
     Termination.COMPLETED: Table.Status.FINISHED,
@@ -54,6 +58,7 @@ TABLE_STATUS = {
     Termination.VOIDED: Table.Status.FINISHED,
     Termination.ROUND_TIME: Table.Status.FINISHED,
     Termination.GAME_LIMIT: Table.Status.FINISHED,
+    Termination.FORFEIT: Table.Status.FINISHED,
 }
 
 

@@ -25,7 +25,7 @@ from games.errors import (
     TableStateError,
 )
 from games.models import CASUAL_TARGETS, CLOCKS, RANKED_CLOCKS, BotLevel, Seat, Table
-from games.policy import policy
+from games.policy import policy, table_event
 from games.services import publish
 from games.services import series as series_service
 from games.services.locks import lock_table
@@ -179,6 +179,11 @@ def leave_seat(table_id: int, user: User) -> None:
     with transaction.atomic():
         table = lock_table(table_id)
         _require_open(table)
+        if table_event(table.pk) is not None:
+            # The event assigned this seat: standing up would only empty it (the round
+            # seats the match again at its start). Withdrawing is the event's business.
+            raise InvalidRequestError(_("This seat belongs to a tournament match: to stop "
+                                        "playing, withdraw on the tournament's page."))
         updated = Seat.objects.filter(table=table, user=user).update(user=None, joined_at=None)
         if not updated:
             raise InvalidRequestError(_("You are not seated at this table."))

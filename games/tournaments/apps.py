@@ -24,3 +24,5 @@ class TournamentsConfig(AppConfig):
         policy.register_table_hold(selectors.tables_in_checkin)
         # A director's corrected result is the one the ratings rate.
         policy.register_result_corrections(selectors.corrected_results)
+        # A match's table speaks of its event (its name and link, "Game 2 of 4").
+        policy.register_table_event(selectors.table_event)

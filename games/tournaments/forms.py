@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from zoneinfo import available_timezones
+from datetime import UTC
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django import forms
 from django.conf import settings
@@ -54,9 +56,15 @@ class TournamentForm(forms.Form):
         required=False, help_text=_("Then fewer loss points after those games wins the "
         "match (equal is a tie); a team reaching 18 (12 if rated) still ends it early."))
     turn_seconds = forms.ChoiceField(label=_("Turn clock"), choices=CLOCK_CHOICES, required=False)
-    starts_at = forms.DateTimeField(required=False, help_text=_("UTC, e.g. 2026-12-31 19:00. "
-                                    "Empty: a director starts round 1."), label=_("Starts at"),
-                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    starts_at = forms.DateTimeField(
+        required=False, label=_("Starts at"),
+        help_text=_("In your time zone (shown below); the site stores it in UTC. "
+                    "Empty: a director starts round 1."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    # The director's IANA time zone, filled in by the page from the browser
+    # (static/js/tournaments/timezone.js); without it the time is read as UTC.
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput,
+                                label=_("Time zone"))
     checkin_minutes = forms.IntegerField(label=_("Check-in window (minutes)"), min_value=1,
                                          max_value=60, initial=5)
     round_minutes = forms.IntegerField(label=_("Round time limit (minutes)"), min_value=5,
@@ -85,6 +93,25 @@ class DetailsForm(forms.Form):
                                  strip=False, widget=forms.Textarea(attrs={"rows": 3}))
     prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
                              strip=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data.get("time_zone") or "UTC"
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(_("Unknown time zone: %(zone)s.") % {
+                "zone": name[:64]}) from None
+        return str(name)
+
+    def clean(self) -> dict[str, Any]:
+        """The start time as the director meant it: the wall-clock time they picked, in
+        their time zone, stored as the instant in UTC."""
+        data = super().clean() or {}
+        when, zone = data.get("starts_at"), data.get("time_zone")
+        if when is not None and zone:
+            local = when.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
+            data["starts_at"] = local.astimezone(UTC)
+        return data
 
 
 class RegisterForm(forms.Form):

@@ -200,6 +200,13 @@ class Tournament(models.Model):
         minutes, rest = divmod(self.checkin_seconds, 60)
         return minutes if minutes and not rest else None
 
+    @property
+    def round_minutes(self) -> int | None:
+        """The round time limit in minutes when a whole number of them (the form asks
+        minutes), else None (the page says seconds)."""
+        minutes, rest = divmod(self.round_seconds, 60)
+        return minutes if minutes and not rest else None
+
 
 class Entry(models.Model):
     """A pair (pairs events) or a player (individual), or a labelled bot entry."""

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Q, QuerySet
+from django.urls import reverse
 
 from games.tournaments import standings
 from games.tournaments.models import (
@@ -156,23 +157,25 @@ class CrossTable:
 
 def cross_table(tournament: Tournament, rows: list[standings.Row]) -> CrossTable:
     """Per entry and round: W/T/L (at the table), +/− (forfeit), B (bye), with the
-    opponents' numbers in the standings."""
-    number = {r.entry.id: r.rank for r in rows}
-    opponents: dict[tuple[int, int], list[int]] = defaultdict(list)
+    opponents' numbers: their places (a letter for an entry without one, standings.py)."""
+    number = {r.entry.id: r.number for r in rows}
+    opponents: dict[tuple[int, int], list[str]] = defaultdict(list)
     for result in results_of(tournament):
         for own, other in ((result.side_a, result.side_b), (result.side_b, result.side_a)):
             for entry in own:
-                opponents[(entry, result.round)] = [number.get(o, 0) for o in other]
+                opponents[(entry, result.round)] = [number.get(o, "?") for o in other]
     n = tournament.round_set.count()
     out = []
     for row in rows:
         cells = []
         for r in range(1, n + 1):
             mark = row.by_round.get(r, "")
-            opp = ",".join(str(x) for x in opponents.get((row.entry.id, r), []))
+            opp = ",".join(opponents.get((row.entry.id, r), []))
             cells.append(f"{mark}{opp}" if mark else "·")
         out.append((row, cells))
-    return CrossTable(rounds=list(range(1, n + 1)), rows=out)
+    # Before a round is finished nobody has a place, and there is nothing to cross.
+    shown = any(row.place for row in rows)
+    return CrossTable(rounds=list(range(1, n + 1)) if shown else [], rows=out)
 
 
 def entry_of(tournament: Tournament, user: User | AnonymousUser | None
@@ -188,26 +191,62 @@ def matches_of_round(round_: Round) -> list[Match]:
                 .prefetch_related("sides__entry").order_by("number"))
 
 
-def pending_match_of(user: User | AnonymousUser | None) -> Match | None:
-    """The match of a running round that waits for ``user`` to check in (the banner)."""
-    if user is None or not user.is_authenticated:
-        return None
-    for match in (Match.objects.filter(status=Match.Status.CHECKIN)
-                  .filter(Q(sides__entry__player1=user) | Q(sides__entry__player2=user))
-                  .select_related("round__tournament", "table").distinct()[:5]):
-        return match
-    return None
+@dataclass
+class Banner:
+    """Where a person stands in a running event, for the banner on every page.
+
+    ``state``: ``checkin`` (their match waits for them to check in), ``checked_in``
+    (they did; the others are arriving), ``playing`` (their match is being played),
+    ``waiting`` (no match of theirs now: round ``round_number`` comes next, at
+    ``starts_at`` when the server will start it, else when the director does or the
+    round before it ends).
+    """
+
+    state: str
+    tournament: Tournament
+    round_number: int
+    match: Match | None = None
+    starts_at: datetime | None = None
 
 
-def has_live_entry(user: User | AnonymousUser | None) -> bool:
-    """In a tournament that is running or about to (the banner's socket opens then)."""
+def banner_of(user: User | AnonymousUser | None) -> tuple[Banner | None, bool]:
+    """The person's banner (or None) and whether they have an entry in an event that is
+    running or about to (the banner's socket opens then). Two indexed queries for
+    most people; two more for someone between rounds of a running event."""
     if user is None or not user.is_authenticated:
-        return False
-    return Entry.objects.filter(
-        Q(player1=user) | Q(player2=user),
-        tournament__status__in=[Tournament.Status.RUNNING, Tournament.Status.CLOSED,
-                                Tournament.Status.REGISTRATION],
-        status=Entry.Status.ACTIVE).exists()
+        return None, False
+    match = (Match.objects.filter(status__in=[Match.Status.CHECKIN, Match.Status.PLAYING],
+                                  round__tournament__status=Tournament.Status.RUNNING)
+             .filter(Q(sides__entry__player1=user) | Q(sides__entry__player2=user))
+             .select_related("round__tournament", "table").order_by("-pk").first())
+    if match is not None:
+        state = ("playing" if match.status == Match.Status.PLAYING
+                 else "checked_in" if user.pk in match.checked_in else "checkin")
+        return Banner(state, match.round.tournament, match.round.number, match), True
+    entry = (Entry.objects.filter(Q(player1=user) | Q(player2=user),
+                                  status=Entry.Status.ACTIVE,
+                                  tournament__status__in=[Tournament.Status.RUNNING,
+                                                          Tournament.Status.CLOSED,
+                                                          Tournament.Status.REGISTRATION])
+             # "running" sorts after "registration" and "closed": a running event first.
+             .select_related("tournament").order_by("-tournament__status").first())
+    if entry is None:
+        return None, False
+    t = entry.tournament
+    if t.status != Tournament.Status.RUNNING:
+        return None, True
+    rounds = {r.number: r for r in t.round_set.exclude(status=Round.Status.FINISHED)}
+    if not rounds:
+        return None, True
+    waiting = min(rounds.values(), key=lambda r: r.number)
+    if waiting.status != Round.Status.PAIRED:
+        # Their round is being played without them (a bye, a late join): the next one.
+        return Banner("waiting", t, waiting.number + 1), True
+    starts_at = None
+    previous = t.round_set.filter(number=waiting.number - 1).first()
+    if not t.paused and previous is not None and previous.finished_at is not None:
+        starts_at = previous.finished_at + timedelta(seconds=t.break_seconds)
+    return Banner("waiting", t, waiting.number, starts_at=starts_at), True
 
 
 def tables_in_checkin(table_ids: list[int], now: datetime) -> set[int]:
@@ -229,3 +268,17 @@ def corrected_results(series_ids: list[int]) -> dict[int, str]:
     rows = Match.objects.filter(series_id__in=series_ids, corrected=True).values_list(
         "series_id", "outcome")
     return {sid: outcome if outcome in ("A", "B") else "" for sid, outcome in rows}
+
+
+def table_event(table_id: int) -> dict[str, Any] | None:
+    """The tournament match played at ``table_id``, for its table page (a games.policy
+    table-event hook, registered in apps.py): the event's name and link, the round, the
+    table's number, and the match's format (a fixed number of games, or a target)."""
+    match = (Match.objects.filter(table_id=table_id)
+             .select_related("round__tournament").order_by("-pk").first())
+    if match is None:
+        return None
+    t = match.round.tournament
+    return {"name": t.name, "url": reverse("tournaments:tournament", args=[t.pk]),
+            "round": match.round.number, "rounds": t.rounds, "match": match.number,
+            "games_limit": t.games_limit, "target": t.target}

@@ -28,9 +28,14 @@ points; it adds nothing to the loss-point difference, Sonneborn–Berger or wins
 a *withdrawn* entry did play stand, and they still count for its opponents. A bye or a
 forfeit win still scores 2 match points; the rounds an entry was not paired score 0.
 
-Places: bot entries and disqualified entries are listed (labelled) but take no place,
-so the prize places 1, 2, 3 … always go to people's entries. Disqualified entries are
-listed last.
+Places: bot entries, withdrawn and disqualified entries are listed (labelled) but take
+no place, so the prize places 1, 2, 3 … always go to people still playing; nobody has a
+place before a round is finished (0 points each is no ranking). Disqualified entries
+are listed last. The cross-table numbers every entry by its place; an entry without a
+place gets a letter (a, b, …) instead, so a number there is always the place.
+
+Head-to-head is shown only where it separated a group tied on the steps before it
+(``head_to_head_decides``); elsewhere the figure decided nothing and is not shown.
 """
 
 from __future__ import annotations
@@ -108,6 +113,10 @@ class Row:
     rank: int = 0
     place: int | None = None
     by_round: dict[int, str] = field(default_factory=dict)
+    # Whether head-to-head separated this entry's tied group (else it is not shown).
+    head_to_head_decides: bool = False
+    # The cross-table's number: the place, or a letter for an entry without one.
+    number: str = ""
 
     @property
     def key(self) -> tuple[int | Fraction, ...]:
@@ -187,15 +196,34 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
                 row.head_to_head = sum(
                     result.points(side) for result, side, other in met[row.entry.id]
                     if group & set(other))
+            decides = len({row.head_to_head for row in ordered[start:end]}) > 1
+            for row in ordered[start:end]:
+                row.head_to_head_decides = decides
         start = end
     ordered.sort(key=lambda r: (r.entry.disqualified, tuple(-_num(k) for k in r.key)))
     place = 0
+    unplaced = 0
     for rank, row in enumerate(ordered, start=1):
         row.rank = rank
-        if not row.entry.is_bot and not row.entry.disqualified:
+        if (rounds_completed and not row.entry.is_bot and not row.entry.disqualified
+                and not row.entry.withdrawn):
             place += 1
             row.place = place
+            row.number = str(place)
+        else:
+            row.number = _letter(unplaced)
+            unplaced += 1
     return ordered
+
+
+def _letter(index: int) -> str:
+    """a, b, … z, aa, ab, …: the cross-table's label of an entry without a place."""
+    label = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        label = chr(ord("a") + rest) + label
+    return label
 
 
 def _num(value: int | Fraction) -> Fraction:

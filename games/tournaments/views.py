@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.http import AuthenticatedHttpRequest
 from games.errors import ServiceError
-from games.tournaments import event_reads, forms, permissions, season_points, selectors
+from games.tournaments import console, event_reads, forms, permissions, season_points, selectors
 from games.tournaments.models import (
     AuditEntry,
     Club,
@@ -43,6 +43,7 @@ from games.tournaments.services import (
     seasons,
 )
 from games.tournaments.services import clubs as club_service
+from games.tournaments.services import console as console_service
 from games.tournaments.services.texts import EventDetails
 from kozel_site import ids
 
@@ -463,6 +464,65 @@ def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament, "club": tournament.club, "rows": rows,
         "cross": selectors.cross_table(tournament, rows),
         "completed": selectors.rounds_completed(tournament)})
+
+
+# --- the director's console ----------------------------------------------------------
+
+CONSOLE_ACTIONS = ("bot_seat", "forfeit_match", "extend_round", "message_table")
+
+
+def _directed(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament, for its directors only: anyone else gets a 404 (as the other
+    director-only pages: a stranger learns nothing)."""
+    tournament = _tournament(tournament_id)
+    if not permissions.can_direct_event(tournament, request.user):
+        raise Http404(_("No such page."))
+    return tournament
+
+
+def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    return {"tournament": tournament, "club": tournament.club,
+            "console": console.console(tournament),
+            "max_extension": console_service.MAX_EXTENSION_MINUTES}
+
+
+@login_required
+@require_GET
+def tournament_console(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    """``/tournament/<id>/console/``: every table of the round in play, by name, with
+    the director's one-click actions; live over ``ws/tournament/<id>/``
+    (static/js/tournaments/console.js)."""
+    tournament = _directed(request, tournament_id)
+    return render(request, "tournaments/console.html", _console_context(request, tournament))
+
+
+@login_required
+@require_GET
+def tournament_console_live(request: AuthenticatedHttpRequest,
+                            tournament_id: int) -> HttpResponse:
+    """The console's tables alone, fetched again when the event changes (and every few
+    seconds: presence and the clocks change without the event changing)."""
+    tournament = _directed(request, tournament_id)
+    return render(request, "tournaments/_console.html", _console_context(request, tournament))
+
+
+@login_required
+@require_POST
+def tournament_console_act(request: AuthenticatedHttpRequest,
+                           tournament_id: int) -> HttpResponse:
+    """One console action (a director tool, services/console.py); back to the console
+    with what it did or why it was refused."""
+    tournament = _directed(request, tournament_id)
+    action = str(request.POST.get("action", ""))
+    if action not in CONSOLE_ACTIONS:
+        messages.error(request, _("Unknown director action."))
+    else:
+        try:
+            messages.success(request, director.perform(tournament.pk, request.user, action,
+                                                       request.POST))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+    return redirect("tournaments:console", tournament_id=tournament.pk)
 
 
 def _csv_response(name: str) -> tuple[HttpResponse, Any]:

@@ -1,6 +1,7 @@
-"""The tournament page says the check-in window in minutes when it is a whole number of
-them ("Check-in 20 min", a blocktranslate count), else in seconds ("Check-in 90 s"), in
-every language (templates/tournaments/tournament.html, Tournament.checkin_minutes)."""
+"""The tournament page says the check-in window and the round time limit in minutes when
+each is a whole number of them ("Check-in 20 min", "round time limit 30 min", the form
+asks minutes), else in seconds ("Check-in 90 s"), in every language
+(templates/tournaments/tournament.html, Tournament.checkin_minutes and round_minutes)."""
 
 from __future__ import annotations
 
@@ -39,16 +40,22 @@ def times(t, language: str) -> str:
 def test_a_whole_number_of_minutes_reads_in_minutes(club_cast, seconds, minutes):
     t = event(club_cast, checkin_seconds=seconds, round_seconds=7200)
     assert t.checkin_minutes == minutes
-    assert times(t, "en") == f"Check-in {minutes} min · round time limit 7200 s"
-    assert times(t, "ru") == f"Отметка {minutes} мин · лимит тура 7200 с"
-    assert times(t, "id") == f"Hadir {minutes} mnt · batas babak 7200 dtk"
+    assert times(t, "en") == f"Check-in {minutes} min · round time limit 120 min"
+    assert times(t, "ru") == f"Отметка {minutes} мин · лимит тура 120 мин"
+    assert times(t, "id") == f"Hadir {minutes} mnt · batas babak 120 mnt"
 
 
 def test_other_windows_read_in_seconds(club_cast):
     t = event(club_cast, checkin_seconds=90)
     assert t.checkin_minutes is None
-    assert times(t, "en") == "Check-in 90 s · round time limit 1800 s"
-    assert times(t, "ru") == "Отметка 90 с · лимит тура 1800 с"
+    assert times(t, "en") == "Check-in 90 s · round time limit 30 min"
+    assert times(t, "ru") == "Отметка 90 с · лимит тура 30 мин"
+
+
+def test_a_round_limit_of_odd_seconds_reads_in_seconds(club_cast):
+    t = event(club_cast, checkin_seconds=90, round_seconds=1830)
+    assert t.round_minutes is None
+    assert times(t, "en") == "Check-in 90 s · round time limit 1830 s"
 
 
 @pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES if code != "en"])

@@ -261,12 +261,20 @@ def test_disqualify_and_substitute(club_cast):
     a, b, c, d = enter_pairs(t, club_cast.players[:8])
     act(t, club_cast.director, "start")
     new = club_cast.players[8]
+    old_name = a.player2.username
     match = Match.objects.get(round__tournament=t, sides__entry=a)
     act(t, club_cast.director, "substitute", entry_id=a.pk, old=a.player2.username,
         new=new.username, reason="ill")
     a.refresh_from_db()
     assert a.player2 == new
+    # The entry says who plays now, and for whom (names built by hand).
+    assert a.name == f"{a.player1.username} & {new.username} (for {old_name})"
     assert Seat.objects.get(table=match.table, user=new).position in (0, 1, 2, 3)
+    # The absentee comes back: the plain name again.
+    act(t, club_cast.director, "substitute", entry_id=a.pk, old=new.username,
+        new=old_name, reason="better")
+    a.refresh_from_db()
+    assert a.name == f"{a.player1.username} & {old_name}"
     act(t, club_cast.director, "disqualify", entry_id=b.pk, reason="cheating")
     rows = selectors.standings_of(t)
     assert rows[-1].entry.id == b.pk and rows[-1].place is None

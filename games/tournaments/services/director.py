@@ -8,6 +8,7 @@ transaction that starts with the tournament's lock.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
@@ -27,7 +28,7 @@ from games.models import Table
 from games.services import tables as table_service
 from games.tournaments import pairing, permissions, publish
 from games.tournaments.models import REASON_MAX, Entry, Match, Round, Tournament
-from games.tournaments.services import audit, corrections, events, rounds
+from games.tournaments.services import audit, console, corrections, events, rounds
 from games.tournaments.services.clubs import require_verified, user_by_name
 
 
@@ -214,12 +215,33 @@ def _substitute(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
         match.checked_in = [u for u in match.checked_in if u != old.pk]
         match.save(update_fields=["checked_in"])
     field = "player1" if entry.player1_id == old.pk else "player2"
+    before = entry.name
     setattr(entry, field, new)
-    entry.save(update_fields=[field])
+    entry.name = substituted_name(entry, old)
+    entry.save(update_fields=[field, "name"])
     audit.record(t.club, user, "entry.substitute", tournament=t, reason=reason,
-                 entry=entry.name, old=old.get_username(), new=new.get_username())
+                 entry=before, renamed=entry.name, old=old.get_username(),
+                 new=new.get_username())
     send_events_on_commit(partial(publish.banners, [new.pk, old.pk]))
-    return f"{new.get_username()} plays for {old.get_username()} from now on."
+    return _("%(new)s plays for %(old)s from now on: the entry is now %(entry)s.") % {
+        "new": new.get_username(), "old": old.get_username(), "entry": entry.name}
+
+
+FOR_SUFFIX = re.compile(r" \(for (?P<name>.+)\)$")
+
+
+def substituted_name(entry: Entry, old: User) -> str:
+    """The entry's name once ``old`` has been replaced (the entry's players already
+    changed): its players now, and whom they play for ("gina & erin (for hugo)"), so
+    the standings and pairings say who plays. A second substitution keeps the first
+    absentee; the absentee coming back gives the plain name again."""
+    found = FOR_SUFFIX.search(entry.name)
+    absent = found.group("name") if found else events.display_name(old)
+    people = [events.display_name(u) for u in (entry.player1, entry.player2) if u is not None]
+    plain = " & ".join(people)
+    if absent in people:
+        return plain[:80]
+    return f"{plain} (for {absent})"[:80]
 
 
 def _disqualify(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
@@ -264,6 +286,11 @@ ACTIONS: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
     "disqualify": _disqualify,
     "withdraw_entry": _withdraw_entry,
     "add_bot": _add_bot,
+    # The director's console (services/console.py).
+    "bot_seat": console.bot_seat,
+    "forfeit_match": console.forfeit_match,
+    "extend_round": console.extend_round,
+    "message_table": console.message_table,
 }
 
 

@@ -157,9 +157,13 @@ def entered(t: Tournament, user_id: int) -> Entry | None:
     return t.entries.filter(Q(player1_id=user_id) | Q(player2_id=user_id)).first()
 
 
-def _name(user: User) -> str:
+def display_name(user: User) -> str:
+    """A person's name in an entry's name: their public name, else their username."""
     profile = getattr(user, "profile", None)
     return getattr(profile, "public_name", None) or user.get_username()
+
+
+_name = display_name
 
 
 def _require_member(t: Tournament, user: User, who: str = "You") -> None:

@@ -374,6 +374,8 @@ def _begin_locked(match: Match) -> None:
     match.series = series
     match.status = Match.Status.PLAYING
     match.save(update_fields=["series", "status"])
+    # Its players' banners stop saying "go to your table while the others arrive".
+    send_events_on_commit(partial(publish.banners, sorted(_persons(match))))
 
 
 def check_in(match_id: object, user: User | None) -> int:
@@ -587,6 +589,9 @@ def match_finished(series_id: int) -> bool:
         if not _score_locked(match):
             return False
         _after_match_change(t, round_)
+        # The match's players are no longer playing: their banner says what comes next.
+        send_events_on_commit(partial(publish.banners, [
+            person for _e, person in people_by_position(match).values() if person]))
         return True
 
 
@@ -600,6 +605,10 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
     round_.finished_at = timezone.now()
     round_.save(update_fields=["status", "finished_at"])
     audit.record(t.club, None, "round.finish", tournament=t, round=round_.number)
+    # Every player's banner now says what comes next (the next round's start, or nothing).
+    send_events_on_commit(partial(publish.banners, [
+        person for entry in t.entries.filter(status=Entry.Status.ACTIVE)
+        for person in entry.people_ids]))
     if round_.number >= t.rounds:
         t.status = Tournament.Status.FINISHED
         t.finished_at = timezone.now()
@@ -734,3 +743,31 @@ def repair_without(t: Tournament, entry: Entry, actor: User | None) -> None:
                                  matches__sides__entry=entry).first()
     if waiting is not None:
         pair_round_locked(t, waiting.number, actor)
+
+
+# --- for the director's console (services/console.py) ------------------------------------
+
+
+def absent_people(match: Match) -> set[int]:
+    """The people of ``match`` who have not checked in (a bot's seats excluded)."""
+    return _absent(match)
+
+
+def begin_locked(match: Match) -> None:
+    """Start the match's series now (the caller locks the event, the round and the match)."""
+    _begin_locked(match)
+
+
+def after_match_change(t: Tournament, round_: Round) -> None:
+    """The round's bookkeeping after a match changed (the caller holds both locks)."""
+    _after_match_change(t, round_)
+
+
+def forfeit_sides_locked(match: Match, outcome: str) -> None:
+    """Finish ``match`` by forfeit with ``outcome`` ("A", "B": that side wins; "none":
+    both forfeit). The caller locks the match."""
+    match.outcome = outcome
+    match.forfeit = True
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["outcome", "forfeit", "status", "finished_at"])

@@ -18,7 +18,10 @@ export function addChat(m) {
   const list = m.channel === "spectators" ? $("#kz-spec-chat-list") : $("#kz-chat-list");
   if (!list) return;
   S.chatSeen.add(key(m));
-  const li = h("li", { "data-chat-id": m.id ?? "" }, h("strong", { text: m.name || m.user || "?" }), h("span", { text: ` ${m.text}` }));
+  // A tournament director's message reads as the event's, not as a player's line.
+  const director = m.channel === "director";
+  const who = director ? gettext("Director %(name)s:", { name: m.name || m.user || "?" }) : (m.name || m.user || "?");
+  const li = h("li", { "data-chat-id": m.id ?? "", class: director ? "chat-director" : "" }, h("strong", { text: who }), h("span", { text: ` ${m.text}` }));
   if (m.at) li.title = new Date(m.at).toLocaleTimeString(language);
   list.append(li);
   while (list.children.length > 200) list.firstChild.remove();

@@ -13,9 +13,16 @@ export function renderHead() {
   const series = snap.series;
   const target = (series && series.target) || (snap.table && snap.table.series_target) || 12;
   const lp = (series && series.loss_points) || { A: 0, B: 0 };
-  $("#kz-game-no").textContent = snap.game ? gettext("Game %(n)s", { n: snap.game.number }) : gettext("No game yet");
+  // A tournament match of a fixed number of games counts games, not toward a target
+  // (the table's target there only ends a lopsided match early).
+  const limit = snap.event && snap.event.games_limit;
+  let gameNo = gettext("No game yet");
+  if (snap.game && limit) gameNo = gettext("Game %(n)s of %(m)s", { n: snap.game.number, m: limit });
+  else if (snap.game) gameNo = gettext("Game %(n)s", { n: snap.game.number });
+  $("#kz-game-no").textContent = gameNo;
   const score = $("#kz-score");
   const mine = myTeam();
+  const tail = limit ? ` ${gettext("loss points")}` : ` / ${target}`;
   if (mine) {
     // A player reads the series as yours–theirs (UX: speak to the person).
     const values = { yours: lp[mine] ?? 0, theirs: lp[otherTeam(mine)] ?? 0, target };
@@ -23,25 +30,31 @@ export function renderHead() {
       h("span", { class: `team-${mine} is-yours`, text: gettext("yours %(yours)s", values) }),
       " – ",
       h("span", { class: `team-${otherTeam(mine)}`, text: gettext("%(theirs)s theirs", values) }),
-      h("span", { class: "muted", text: ` / ${target}` }),
+      h("span", { class: "muted", text: tail }),
     );
-    score.setAttribute("aria-label", gettext("Series score: your team %(yours)s, theirs %(theirs)s loss points, of %(target)s", values));
+    score.setAttribute("aria-label", limit
+      ? gettext("Match score: your team %(yours)s, theirs %(theirs)s loss points", values)
+      : gettext("Series score: your team %(yours)s, theirs %(theirs)s loss points, of %(target)s", values));
   } else {
     score.replaceChildren(
       h("span", { class: "team-A", text: `A ${lp.A ?? 0}` }),
       " – ",
       h("span", { class: "team-B", text: `B ${lp.B ?? 0}` }),
-      h("span", { class: "muted", text: ` / ${target}` }),
+      h("span", { class: "muted", text: tail }),
     );
-    score.setAttribute("aria-label", gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
-      { a: lp.A ?? 0, b: lp.B ?? 0, target }));
+    score.setAttribute("aria-label", limit
+      ? gettext("Match score: team A %(a)s, team B %(b)s loss points", { a: lp.A ?? 0, b: lp.B ?? 0 })
+      : gettext("Series score: team A %(a)s, team B %(b)s loss points, of %(target)s",
+        { a: lp.A ?? 0, b: lp.B ?? 0, target }));
   }
   const status = $("#kz-status");
   if (!snap.game || isLobby()) {
     const filled = [0, 1, 2, 3].filter((p) => !isEmptySeat(seatInfo(p))).length;
     const over = { finished: gettext("Series over"), voided: gettext("A moderator voided this series: it does not count.") };
+    if (snap.event) over.finished = gettext("Match over");
     status.textContent = (snap.series && over[snap.series.status])
-      || gettext("Waiting for players · %(n)s/4 seated", { n: filled });
+      || (snap.event ? gettext("Waiting for the players to check in")
+        : gettext("Waiting for players · %(n)s/4 seated", { n: filled }));
   } else if (v && v.game_over) status.textContent = gettext("Game over");
   else if (snap.game && snap.game.paused) status.textContent = gettext("Paused");
   else if (v && Number.isInteger(v.turn)) {
@@ -89,7 +102,8 @@ export function renderSeriesControls() {
       onclick: () => send({ type: "reclaim" }) }));
     return;
   }
-  if (me() === null) return;
+  // A tournament match is the event's: it is neither paused nor ended by a vote.
+  if (me() === null || snap.event) return;
   const paused = snap.game && snap.game.paused;
   const vote = (kind, label) => h("button", { type: "button", class: "small", text: label,
     title: gettext("3 of 4 seats must agree (bots always agree)"), onclick: () => send({ type: "vote", kind }) });

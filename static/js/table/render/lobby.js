@@ -51,7 +51,8 @@ export function renderLobby() {
       if (s.bot_level) {
         li.append(h("span", { class: "bot-tag", text: gettext("bot · %(level)s", { level: LEVELS[s.bot_level] || s.bot_level }) }));
       }
-      if (pos === y.position) li.append(form("leave/", {}, gettext("Leave")));
+      // A tournament's seats are the event's: nobody stands up from them here.
+      if (pos === y.position && !S.snap.event) li.append(form("leave/", {}, gettext("Leave")));
       else if (y.is_owner && s.bot_level) li.append(form("bot/remove/", { position: pos }, gettext("Remove bot")));
       else if (y.is_owner && s.user) li.append(form("kick/", { position: pos }, gettext("Kick")));
     }
@@ -61,6 +62,8 @@ export function renderLobby() {
   const foot = h("div", { class: "lobby-foot" });
   if (y.is_owner && filled) foot.append(form("start/", {}, gettext("Start"), "primary big"));
   else if (y.is_owner) foot.append(h("p", { class: "muted", text: gettext("Start appears when all four seats are filled.") }));
-  else foot.append(h("p", { class: "muted", text: gettext("Waiting for the owner to start.") }));
+  else if (S.snap.event) {
+    foot.append(h("p", { class: "muted", text: gettext("The match starts as soon as all four players have checked in.") }));
+  } else foot.append(h("p", { class: "muted", text: gettext("Waiting for the owner to start.") }));
   box.replaceChildren(h("h2", { text: gettext("Seats") }), list, foot);
 }

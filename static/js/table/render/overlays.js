@@ -135,8 +135,7 @@ export function renderSummary() {
         h("tbody", {}, rows)),
       eggs,
       h("p", { class: "series-line", text: seriesLine(total, "series") }),
-      h("p", { class: "muted small", text: gettext("Series to %(n)s loss points: the first team to reach it is the goat (R18).",
-        { n: series.target ?? 12 }) }),
+      h("p", { class: "muted small", text: targetLine(series) }),
       h("div", { class: "summary-foot" },
         h("button", { type: "button", class: "primary js-continue", onclick: closeSummary,
           text: S.lastGameOpen ? gettext("Back to the series result") : gettext("Continue") }),
@@ -186,6 +185,18 @@ function ratingBlock(series) {
       others.map((c) => h("li", { text: gettext("%(name)s: %(before)s → %(after)s (%(delta)s)", values(c)) }))) : null);
 }
 
+/** What ends this series, in one line: a tournament match's fixed number of games or
+ * target, else the casual series' target (R18). */
+function targetLine(series) {
+  const event = S.snap && S.snap.event;
+  if (event && event.games_limit) {
+    return gettext("A match of %(n)s games: fewer loss points after them wins it (a team reaching %(target)s ends it early).",
+      { n: event.games_limit, target: series.target ?? 18 });
+  }
+  if (event) return gettext("Match to %(n)s loss points: the first team to reach it is the goat and loses the match (R18).", { n: series.target ?? 12 });
+  return gettext("Series to %(n)s loss points: the first team to reach it is the goat (R18).", { n: series.target ?? 12 });
+}
+
 function seriesTitle(series, goat) {
   if (!goat) return gettext("Series over");
   const eggs = series.goats_with_eggs;
@@ -227,7 +238,12 @@ export function renderSeriesEnd() {
   if ((S.snap.games || []).some((g) => !g.void)) {
     foot.append(h("button", { type: "button", class: "js-last-game", onclick: openLastGame, text: gettext("Last game's summary") }));
   }
-  if (isRanked()) {
+  const event = S.snap.event;
+  if (event) {
+    // A tournament match is not replayed at its table: the event pairs the next round.
+    foot.append(h("a", { class: "button primary", href: event.url, id: "kz-event-back",
+      text: gettext("Back to %(name)s", { name: event.name }) }));
+  } else if (isRanked()) {
     // A ranked series is never replayed at the same table: the next one comes from the queue.
     if (me() !== null) foot.append(h("a", { class: "button primary", href: "/play/ranked/", text: gettext("Play another ranked series") }));
   } else if (you().is_owner) {
@@ -236,7 +252,10 @@ export function renderSeriesEnd() {
       h("button", { type: "submit", class: "primary big", text: gettext("Play again") })));
   }
   card.append(foot);
-  if (!isRanked() && !you().is_owner) {
+  if (event) {
+    card.append(h("p", { class: "muted small", text: gettext("This match is over: its result counts for round %(n)s of %(name)s.",
+      { n: event.round, name: event.name }) }));
+  } else if (!isRanked() && !you().is_owner) {
     card.append(h("p", { class: "muted small", text: gettext("The owner may start another series with the same seats.") }));
   }
   box.replaceChildren(card);
