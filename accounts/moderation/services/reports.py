@@ -287,7 +287,8 @@ def decide_appeal(actor: User | None, report_id: Any, grant: Any, reason: Any) -
         raise InvalidRequestError(_("Grant the appeal or refuse it."))
     decision = _decision(reason)
     with transaction.atomic():
-        report = (Report.objects.select_for_update().select_related("sanction")
+        report = (Report.objects.select_for_update(of=("self",))
+                  .select_related("sanction", "reported")
                   .filter(pk=pk, category=Report.Category.APPEAL).first() if pk else None)
         if report is None:
             raise NotFoundError(_("That report does not exist."))

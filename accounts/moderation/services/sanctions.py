@@ -180,7 +180,8 @@ def create_locked(actor: User | None, user: User, kind: str,
         # Acting on one report answers every open report about the same player.
         others = list(Report.objects.select_for_update()
                       .filter(reported=user, status=Report.Status.OPEN)
-                      .exclude(category=Report.Category.APPEAL))
+                      .exclude(category=Report.Category.APPEAL)
+                      .exclude(pk__in=report_ids))  # each report resolved once
         sanction.report = reports[0]
         sanction.save(update_fields=["report"])
         assert actor is not None
