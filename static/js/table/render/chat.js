@@ -18,7 +18,7 @@ export function addChat(m) {
   const list = m.channel === "spectators" ? $("#kz-spec-chat-list") : $("#kz-chat-list");
   if (!list) return;
   S.chatSeen.add(key(m));
-  const li = h("li", { "data-chat-id": m.id ?? "" }, h("strong", { text: m.name || m.user || "?" }), h("span", { text: ` ${m.text}` }));
+  const li = h("li", { "data-chat-id": m.id ?? "", "data-user": m.user ?? "" }, h("strong", { text: m.name || m.user || "?" }), h("span", { text: ` ${m.text}` }));
   if (m.at) li.title = new Date(m.at).toLocaleTimeString(language);
   list.append(li);
   while (list.children.length > 200) list.firstChild.remove();
