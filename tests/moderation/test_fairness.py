@@ -346,3 +346,22 @@ def test_voids_and_disqualifications_refuse_bad_ids(mona):
             voids.void_series(mona, bad, "why not")
         with pytest.raises(ServiceError):
             entries.disqualify_entry(mona, bad, "why not")
+
+
+def test_after_a_suspension_the_table_and_the_lobby_show_a_bot_in_the_seat(client, cast, mona,
+                                                                         playing_table):
+    from games import snapshot
+    from games.models import BOT_NAMES
+
+    sanctions.suspend(mona, cast.bob, 3, "Threats in chat")
+    table_seat = playing_table.seats.get(position=1)
+    assert table_seat.user_id is None and table_seat.bot_level  # what the lobby lists
+    seat = next(s for s in snapshot.table_snapshot(playing_table, cast.alice)["seats"]
+                if s["position"] == 1)
+    assert seat["name"] == BOT_NAMES[1] and "bob" not in seat["name"]
+    assert snapshot.table_snapshot(playing_table, cast.bob)["you"]["can_reclaim"] is False
+    client.force_login(cast.alice)
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    seats = lobby[lobby.index(f'data-table-id="{playing_table.pk}"'):]
+    seats = seats[:seats.index("</tr>")]
+    assert "bob" not in seats and BOT_NAMES[1] in seats
