@@ -1,0 +1,86 @@
+"""Fair moderation in a real browser: an appeal is decided by a second moderator (the
+one who imposed the sanction cannot, not even by a hand-made request) and the player
+reads the decision's reason; a rated series is voided from the player's page and the
+log names whom it touched. Moderators are users in the Moderators group, not staff."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.moderation.models import Report
+from accounts.moderation.services import reports, sanctions
+from games.models import Series
+from tests.browser.test_moderation_journey import moderators_group, people
+from tests.ratings.factories import finished_series
+
+pytestmark = pytest.mark.browser
+
+
+def test_an_appeal_is_judged_by_a_second_moderator(live_site, new_context, django_user_model,
+                                                   js_errors):
+    bob, mona, otto = people(django_user_model, "bob", "mona", "otto")
+    for moderator in (mona, otto):
+        moderator.groups.add(moderators_group())
+    mona = django_user_model.objects.get(pk=mona.pk)  # fresh: no cached permissions
+    ban = sanctions.suspend(mona, bob, 3, "Threats in chat")
+
+    player = new_context(user=bob).new_page()
+    player.goto("/")
+    expect(player).to_have_url(re.compile(r"/account/standing/$"))
+    player.get_by_label("Your appeal").fill("It was my brother on my account, sorry.")
+    player.get_by_role("button", name="Send the appeal").click()
+    expect(player.locator("#my-appeals")).to_contain_text("With the moderators")
+    appeal = Report.objects.get(category="appeal", sanction=ban)
+
+    first = new_context(user=mona).new_page()
+    first.goto(f"/moderation/report/{appeal.pk}/")
+    expect(first.locator("#appeal-not-yours")).to_contain_text("another moderator decides")
+    expect(first.locator("#appeal-decide")).to_have_count(0)
+    # A hand-made POST with a valid CSRF token is refused all the same.
+    token = first.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+    first.request.post(f"{live_site.url}/moderation/report/{appeal.pk}/act/",
+                       form={"action": "refuse", "reason": "I stand by it",
+                             "csrfmiddlewaretoken": token},
+                       headers={"Referer": f"{live_site.url}/moderation/"})
+    appeal.refresh_from_db()
+    assert appeal.status == Report.Status.OPEN
+
+    second = new_context(user=otto).new_page()
+    second.goto("/moderation/")
+    second.locator("#mod-queue tr", has_text="Appeal").get_by_role("link", name="Open").click()
+    second.get_by_label("Your decision, in words the player reads").fill(
+        "The threats came from your session; the suspension stands.")
+    second.get_by_role("button", name="Refuse the appeal").click()
+    expect(second.locator(".messages")).to_contain_text("Appeal refused")
+
+    player.goto("/account/standing/")
+    expect(player.locator("#my-appeals")).to_contain_text("Refused")
+    expect(player.locator("#my-appeals")).to_contain_text(
+        "The threats came from your session; the suspension stands.")
+    assert js_errors == []
+
+
+def test_a_void_from_a_players_page(live_site, new_context, django_user_model, js_errors):
+    alice, bob, carol, dan, mona = people(django_user_model, "alice", "bob", "carol", "dan",
+                                          "mona")
+    mona.groups.add(moderators_group())
+    series = finished_series([alice, bob, carol, dan], ["A", "A", "B", "A"])
+
+    page = new_context(user=mona).new_page()
+    page.goto("/moderation/player/bob/")
+    page.get_by_label("Action").select_option("void")
+    page.get_by_label("Series to void").select_option(str(series.pk))
+    page.get_by_label("Reason (the player is told it)").fill("Collusion with dan")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".messages")).to_contain_text("Series voided")
+    series.refresh_from_db()
+    assert series.status == Series.Status.VOIDED
+
+    page.goto("/moderation/log/")
+    row = page.locator("#mod-log tbody tr", has_text="Voided a series")
+    for name in ("alice", "bob", "carol", "dan"):
+        expect(row.locator("td").nth(3)).to_contain_text(name)
+    assert js_errors == []
