@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -143,7 +144,7 @@ class VoidableSeriesAdmin(SeriesAdmin):
             return TemplateResponse(request, "admin/moderation/void_series.html", {
                 **self.admin_site.each_context(request), "series": queryset,
                 "title": _("Void series"), "opts": self.model._meta,
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME})
+                "action_checkbox_name": ACTION_CHECKBOX_NAME})
         voided = 0
         for series in queryset:
             try:

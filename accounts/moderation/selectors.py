@@ -291,9 +291,11 @@ def unconfirmed_sanctions(now: datetime | None = None) -> list[Unconfirmed]:
 def other_judges_exist(author_id: int | None) -> bool:
     """Whether a moderator other than ``author_id`` (and not an administrator) can
     decide an appeal; when not, an administrator decides it."""
-    return (get_user_model().objects.filter(groups__name=MODERATOR_GROUP, is_active=True,
-                                            is_superuser=False)
-            .exclude(pk=author_id).exists())
+    judges = get_user_model().objects.filter(groups__name=MODERATOR_GROUP, is_active=True,
+                                             is_superuser=False)
+    if author_id is not None:
+        judges = judges.exclude(pk=author_id)
+    return judges.exists()
 
 
 # --- what a moderator can act on, from a player's page ----------------------------------

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.moderation.models import Report
-from accounts.moderation.services import reports, sanctions
+from accounts.moderation.services import sanctions
 from games.models import Series
 from tests.browser.test_moderation_journey import moderators_group, people
 from tests.ratings.factories import finished_series

@@ -20,8 +20,8 @@ from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
 from accounts.moderation.models import (
     REASON_MAX,
-    BlockedChat,
     REPORT_TEXT_MAX,
+    BlockedChat,
     ModerationLog,
     Report,
     Sanction,
