@@ -92,7 +92,7 @@ class Notification(models.Model):
         FOLLOW = "follow", _("Someone follows you")
         RESULT = "result", _("A result of yours was corrected")
         PARTNER = "partner", _("A partner invitation to a tournament")
-        REPORT_ACTED = "report_acted", _("Your report led to action")
+        REPORT_ACTED = "report_acted", _("Moderators acted on your report")
         APPEAL = "appeal", _("Your appeal was decided")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
