@@ -84,3 +84,44 @@ def test_a_void_from_a_players_page(live_site, new_context, django_user_model, j
     for name in ("alice", "bob", "carol", "dan"):
         expect(row.locator("td").nth(3)).to_contain_text(name)
     assert js_errors == []
+
+
+def test_a_suspended_players_open_table_shows_one_message_and_nothing_to_click(
+        live_site, new_context, django_user_model, js_errors):
+    from games.services import series as series_service
+    from games.services import tables
+    from tests.browser import table_helpers as th
+
+    alice, bob, carol, dan, mona = people(django_user_model, "alice", "bob", "carol", "dan",
+                                          "mona")
+    mona.groups.add(moderators_group())
+    table = tables.create_table(alice, tables.TableSettings(name="Friday game"))
+    for position, user in enumerate([alice, bob, carol, dan]):
+        tables.take_seat(table.pk, user, position)
+    series_service.start_series(table.pk, alice)
+    page = new_context(user=bob).new_page()
+    page.goto(f"/table/{table.pk}/")
+    th.wait_ready(page)
+
+    # The moderator acts from her own page (the server process sends the live events).
+    moderator = new_context(user=mona).new_page()
+    moderator.goto("/moderation/player/bob/")
+    moderator.get_by_label("Action").select_option("suspend")
+    moderator.get_by_label("How long (mute, ban, suspension)").select_option("72")
+    moderator.get_by_label("Reason (the player is told it)").fill("Threats in chat")
+    moderator.get_by_role("button", name="Apply").click()
+    expect(moderator.locator(".messages")).to_contain_text("Suspended")
+    notice = page.locator("#kz-suspended")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Threats in chat")
+    # Said once, and nothing else on the table: no seat, no "reclaim", no banner.
+    expect(page.get_by_text("Threats in chat")).to_have_count(1)
+    expect(page.get_by_text("You cannot watch this private table.")).to_have_count(0)
+    expect(page.get_by_role("button", name="Reclaim my seat")).to_have_count(0)
+    assert page.locator("#kz-table button:visible").count() == 0
+    # The others see a bot in bob's seat, not his name.
+    other = new_context(user=alice).new_page()
+    other.goto(f"/table/{table.pk}/")
+    th.wait_ready(other)
+    expect(other.locator(".kz-seat", has_text="bob")).to_have_count(0)
+    assert js_errors == []

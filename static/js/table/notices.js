@@ -41,8 +41,8 @@ export function announce(text) {
  * that a bot now keeps, "reclaim my seat", the chat, the buttons) and stays inert,
  * and every other toast on the page is cleared so the message is said once. */
 export function showSuspended(text) {
-  const root = $("#kz-table");
-  const box = $("#kz-suspended");
+  const root = document.getElementById("kz-table");
+  const box = document.getElementById("kz-suspended");
   if (!root || !box) return;
   document.body.dataset.suspended = "1";
   document.querySelectorAll("#kz-toasts > *").forEach((node) => node.remove());
