@@ -61,8 +61,9 @@ DURATIONS = [
 
 def _duration(value: Any, unit: str) -> Any:
     """The chosen duration in ``unit`` ("hours" or "days") for the service, which
-    validates it; a value not on the list, or hours that are not whole days for a ban
-    or suspension, goes through as is and is refused there with a clear message."""
+    validates it: a value not on the list goes through as is, and hours that are not
+    whole days for a ban or suspension as None, both refused there with a clear
+    message (never read as another duration)."""
     if value == sanction_service.PERMANENT:
         return value
     if not isinstance(value, str) or not value.isdecimal() or len(value) > 6:
@@ -70,7 +71,7 @@ def _duration(value: Any, unit: str) -> Any:
     hours = int(value)
     if unit == "hours":
         return hours
-    return hours // 24 if hours % 24 == 0 else value
+    return hours // 24 if hours % 24 == 0 else None
 
 
 def _invited(request: HttpRequest) -> set[int]:

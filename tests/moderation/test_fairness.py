@@ -242,6 +242,10 @@ def test_the_form_offers_a_select_of_durations_and_an_empty_one_changes_nothing(
     assert '<option value="permanent">' in page and "empty: for good" not in page
     client.post(url + "act/", {"action": "suspend", "duration": "", "reason": "Threats"})
     assert not Sanction.objects.exists()
+    for action, duration in [("ban", "3"), ("suspend", "12"), ("mute", "permanent"),
+                             ("ban", "permanent"), ("suspend", "99999999999")]:
+        client.post(url + "act/", {"action": action, "duration": duration, "reason": "Threats"})
+        assert not Sanction.objects.exists(), (action, duration)  # never another duration
     client.post(url + "act/", {"action": "suspend", "duration": "72", "reason": "Threats"})
     made = Sanction.objects.get()
     assert abs(made.ends_at - made.starts_at - timedelta(days=3)) < timedelta(seconds=5)
