@@ -257,7 +257,6 @@ def report_detail(request: AuthenticatedHttpRequest, report_id: int) -> HttpResp
         "is_appeal": is_appeal, "durations": DURATIONS,
         "own_sanction": is_appeal and author_id == request.user.pk,
         "for_admin": is_appeal and not selectors.other_judges_exist(author_id),
-        "unconfirmed": selectors.unconfirmed_sanctions(),
         "actions": [] if is_appeal else [a for a in ACTIONS if a[0] != "disqualify"],
         "may_act": request.user.has_perm("moderation.add_sanction"),
         "may_void": request.user.has_perm("moderation.void_series"),
