@@ -77,6 +77,12 @@ class TablePolicy:
     def after_chat(self, message: Any) -> None:
         return None
 
+    def after_refused_chat(self, user: Any, table_id: int, text: str,
+                           refusal: Exception) -> None:
+        """A chat line was refused (``refusal``) and nothing of it was stored: called
+        after the rollback, so that a refusal worth keeping can be kept."""
+        return None
+
     def hidden_chat_senders(self, user: Any, table_id: int) -> set[int] | None:
         return set()
 

@@ -60,10 +60,14 @@ def _connections(table_id: int) -> list[Any]:
         return []
 
 
-def _live_name(people: dict[int, Seat], seat: SeriesSeat) -> str:
-    """A person's current public name (a deleted account reads "deleted player")."""
+def _live_name(people: dict[int, Seat], seat: SeriesSeat, gone: set[int]) -> str:
+    """A person's current public name (a deleted account reads "deleted player"); a
+    bot standing in for someone names them, unless they are ``gone`` for good (a
+    suspended account: the seat is the bot's)."""
     if seat.user_id is not None and seat.user_id in people:
         return people[seat.user_id].occupant_label
+    if seat.bot_level and seat.away_user_id in gone:
+        return BOT_NAMES[seat.position]
     if seat.bot_level and seat.away_user_id:
         return f"{BOT_NAMES[seat.position]} (for {seat.name})"
     return seat.name
@@ -312,8 +316,10 @@ def _seat_list(facts: TableFacts) -> tuple[list[dict[str, Any]], set[int]]:
         assert facts.series is not None
         names = {s.user_id: s for s in facts.seats if s.user_id}
         rows = roster(facts.series)
+        gone = {r.away_user_id for r in rows if r.gave_up and r.away_user_id
+                and facts.away_reasons.get(r.away_user_id) == Conduct.Reason.SUSPENDED}
         return ([{"position": r.position, "team": engine.team_of(r.position),
-                  "name": _live_name(names, r), "bot_level": r.bot_level,
+                  "name": _live_name(names, r, gone), "bot_level": r.bot_level,
                   "user": _username(names, r), "away": bool(r.away_user_id),
                   "connected": bool(r.bot_level) or r.user_id in online} for r in rows],
                 {r.person_id for r in rows if r.person_id})

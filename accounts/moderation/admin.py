@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -16,7 +18,10 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
 from accounts.moderation.services import reports as report_service
 from accounts.moderation.services import sanctions as sanction_service
+from accounts.moderation.services import voids as void_service
+from games.admin import SeriesAdmin
 from games.errors import ServiceError
+from games.models import Series
 
 
 class _NoWrites(admin.ModelAdmin):
@@ -112,3 +117,41 @@ class BlockAdmin(_NoWrites):
 @admin.register(TableChatMute)
 class TableChatMuteAdmin(_NoWrites):
     list_display = ["user", "table", "created_at"]
+
+
+# The games app's read-only series admin, with moderation's one write on it: voiding a
+# series with a reason (games never imports moderation, so the action is added here).
+admin.site.unregister(Series)
+
+
+@admin.register(Series)
+class VoidableSeriesAdmin(SeriesAdmin):
+    actions = ["void_series"]
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        found = super().get_actions(request)
+        found.pop("delete_selected", None)
+        if not request.user.has_perm(void_service.VOID_PERM):
+            found.pop("void_series", None)
+        return found
+
+    @admin.action(description=_("Void the selected series (with a reason)"))
+    def void_series(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Series]
+                    ) -> HttpResponse | None:
+        """First a page that asks why (the reason goes to the log and the players), then
+        each series through the void service; a refusal names the series."""
+        if request.POST.get("apply") != "1":
+            return TemplateResponse(request, "admin/moderation/void_series.html", {
+                **self.admin_site.each_context(request), "series": queryset,
+                "title": _("Void series"), "opts": self.model._meta,
+                "action_checkbox_name": ACTION_CHECKBOX_NAME})
+        voided = 0
+        for series in queryset:
+            try:
+                void_service.void_series(request.user, series.pk, request.POST.get("reason"))
+                voided += 1
+            except ServiceError as error:
+                self.message_user(request, f"#{series.pk}: {error.message}", messages.ERROR)
+        self.message_user(request, ngettext("Voided %(n)s series.", "Voided %(n)s series.",
+                                            voided) % {"n": voided}, messages.SUCCESS)
+        return None

@@ -84,6 +84,8 @@ class Report(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                     on_delete=models.PROTECT, related_name="+")
+    # An appeal's decision, in the deciding moderator's words: the player reads it.
+    decision = models.TextField(max_length=REASON_MAX, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -133,6 +135,12 @@ class Sanction(models.Model):
     lifted_at = models.DateTimeField(null=True, blank=True)
     lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                   on_delete=models.PROTECT, related_name="+")
+    # A heavy sanction (for good, or of a club owner, director or moderator) holds at
+    # once but waits for a second moderator's confirmation (services.sanctions.confirm).
+    needs_confirmation = models.BooleanField(default=False)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["-starts_at", "-id"]
@@ -150,6 +158,11 @@ class Sanction(models.Model):
     @property
     def is_automatic(self) -> bool:
         return self.created_by_id is None
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Waiting for a second moderator (and still in force, or lifting settled it)."""
+        return self.needs_confirmation and self.confirmed_at is None and self.lifted_at is None
 
     def in_force(self, at: Any = None) -> bool:
         """Whether the sanction applies at ``at`` (now by default)."""
@@ -192,6 +205,25 @@ class TableChatMute(models.Model):
         return f"{self.user_id} muted chat at {self.table_id}"
 
 
+class BlockedChat(models.Model):
+    """A chat line the filter refused: never stored as a message nor shown to anyone,
+    kept so that moderators see the worst attempts in the chat around a report."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=10, blank=True)
+    text = models.TextField(max_length=2000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["table", "created_at"], name="blocked_chat_table_idx")]
+
+    def __str__(self) -> str:
+        return f"Blocked line by {self.user_id} at {self.table_id}"
+
+
 class LogImmutableError(Exception):
     """The moderation log is append-only: rows are never changed or deleted."""
 
@@ -222,6 +254,9 @@ class ModerationLog(models.Model):
         VOID_SERIES = "void_series", _("Voided a series")
         MARK = "mark", _("Marked cheating or boosting")
         LIFT = "lift", _("Lifted a sanction")
+        CONFIRM = "confirm", _("Confirmed a sanction")
+        APPEAL_DECIDED = "appeal_decided", _("Decided an appeal")
+        DISQUALIFY = "disqualify", _("Disqualified a tournament entry")
 
     # None: the site itself (automatic escalation).
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.moderation import chatfilter, selectors
-from accounts.moderation.services.reports import file_filter_report
+from accounts.moderation.services.reports import file_filter_report, record_blocked_chat
 from games.errors import InvalidRequestError, PermissionDeniedError
 from games.policy import TablePolicy
 
@@ -49,6 +49,11 @@ class ModerationPolicy(TablePolicy):
             raise ChatFilteredError(_("That message was not sent: table chat does not allow "
                                     "that language."))
         return text
+
+    def after_refused_chat(self, user: Any, table_id: int, text: str,
+                           refusal: Exception) -> None:
+        if isinstance(refusal, ChatFilteredError):
+            record_blocked_chat(user, table_id, text)
 
     def after_chat(self, message: Any) -> None:
         verdict = chatfilter.check(message.text)

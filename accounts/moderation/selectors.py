@@ -13,8 +13,16 @@ from django.contrib.auth.models import User
 from django.db.models import CharField, Count, F, IntegerField, Max, Q, QuerySet, Value
 from django.utils import timezone
 
-from accounts.moderation.models import Block, ModerationLog, Report, Sanction, TableChatMute
+from accounts.moderation.models import (
+    Block,
+    BlockedChat,
+    ModerationLog,
+    Report,
+    Sanction,
+    TableChatMute,
+)
 from games.models import ChatMessage, Conduct, Game, Series
+from games.tournaments.models import Entry, Tournament
 
 MODERATOR_GROUP = "Moderators"
 # Sanctions that keep someone out of ranked play (a mark for cheating or boosting too).
@@ -115,12 +123,18 @@ def chat_line(message: ChatMessage) -> dict[str, Any]:
 def chat_around(table_id: int, message_id: int | None, lines: int) -> list[dict[str, Any]]:
     """The chat around a line (``lines`` each side), or the table's latest lines."""
     rows = ChatMessage.objects.filter(table_id=table_id).select_related("user__profile")
+    # Whether the stretch shown is bounded at its start and end (else the chat's own
+    # beginning or latest line is in view, and blocked lines beyond it count too).
+    start, end = True, False
     if message_id is None:
         picked = list(rows.order_by("-created_at", "-id")[:2 * lines])[::-1]
+        if len(picked) < 2 * lines:
+            start = False
     else:
         anchor = rows.filter(pk=message_id).first()
         if anchor is None:
             return []
+        end = True
         earlier = list(rows.filter(Q(created_at__lt=anchor.created_at)
                                    | Q(created_at=anchor.created_at, pk__lt=anchor.pk))
                        .order_by("-created_at", "-id")[:lines])[::-1]
@@ -128,7 +142,34 @@ def chat_around(table_id: int, message_id: int | None, lines: int) -> list[dict[
                                  | Q(created_at=anchor.created_at, pk__gt=anchor.pk))
                      .order_by("created_at", "id")[:lines])
         picked = [*earlier, anchor, *later]
-    return [chat_line(m) for m in picked]
+        if len(earlier) < lines:
+            start = False  # the chat's beginning is in view
+        if len(later) < lines:
+            end = False  # so is its end
+    lines_out = [chat_line(m) for m in picked]
+    return _with_blocked(table_id, lines_out, picked, start, end, lines)
+
+
+def _with_blocked(table_id: int, out: list[dict[str, Any]], picked: list[ChatMessage],
+                  start: bool, end: bool, lines: int) -> list[dict[str, Any]]:
+    """Add the lines the chat filter blocked in the same stretch of time, marked
+    ``blocked`` (never shown to anyone): the worst attempts are the evidence."""
+    rows = BlockedChat.objects.filter(table_id=table_id).select_related("user__profile")
+    if picked:
+        if start:
+            rows = rows.filter(created_at__gte=picked[0].created_at)
+        if end:
+            rows = rows.filter(created_at__lte=picked[-1].created_at)
+    blocked = [_blocked_line(b) for b in rows.order_by("-created_at", "-id")[:2 * lines]]
+    return sorted([*out, *blocked], key=lambda line: line["at"])
+
+
+def _blocked_line(row: BlockedChat) -> dict[str, Any]:
+    profile = getattr(row.user, "profile", None)
+    return {"id": None, "user": row.user.username,
+            "name": getattr(profile, "public_name", None) or row.user.username,
+            "text": row.text, "hidden": False, "blocked": True, "channel": row.channel,
+            "at": row.created_at.isoformat()}
 
 
 @dataclass(frozen=True)
@@ -209,7 +250,8 @@ def reports_filed_by(user: Any) -> list[Report]:
 
 
 def appeals_by(user: Any) -> list[Report]:
-    return list(Report.objects.filter(reporter=user, category=Report.Category.APPEAL)[:20])
+    return list(Report.objects.filter(reporter=user, category=Report.Category.APPEAL)
+                .select_related("sanction")[:20])
 
 
 def user_by_name(username: Any) -> User | None:
@@ -221,3 +263,53 @@ def user_by_name(username: Any) -> User | None:
 
 def series_people(series: Series) -> list[int]:
     return [s.person_id for s in series.roster.all() if s.person_id]
+
+
+# --- second looks ------------------------------------------------------------------------
+
+# A heavy sanction waits this long for a second moderator; past it, it is listed as
+# overdue at the top of the queue for the administrators (it stays in force: lifting a
+# sanction by the clock would reward waiting it out).
+CONFIRM_WITHIN = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Unconfirmed:
+    sanction: Sanction
+    overdue: bool
+
+
+def unconfirmed_sanctions(now: datetime | None = None) -> list[Unconfirmed]:
+    """Heavy sanctions waiting for a second moderator, overdue ones first."""
+    now = now or timezone.now()
+    rows = (Sanction.objects.filter(needs_confirmation=True, confirmed_at__isnull=True,
+                                    lifted_at__isnull=True)
+            .select_related("user__profile", "created_by").order_by("starts_at", "id"))
+    return [Unconfirmed(s, s.starts_at <= now - CONFIRM_WITHIN) for s in rows[:100]]
+
+
+def other_judges_exist(author_id: int | None) -> bool:
+    """Whether a moderator other than ``author_id`` (and not an administrator) can
+    decide an appeal; when not, an administrator decides it."""
+    judges = get_user_model().objects.filter(groups__name=MODERATOR_GROUP, is_active=True,
+                                             is_superuser=False)
+    if author_id is not None:
+        judges = judges.exclude(pk=author_id)
+    return judges.exists()
+
+
+# --- what a moderator can act on, from a player's page ----------------------------------
+
+def voidable_series_of(user: Any, limit: int = 20) -> list[Series]:
+    """The player's latest finished rated series (not void yet), newest first."""
+    return list(Series.objects.filter(Q(roster__user=user) | Q(roster__away_user=user),
+                                      ranked=True, status=Series.Status.FINISHED)
+                .select_related("table").distinct().order_by("-finished_at", "-id")[:limit])
+
+
+def live_entries_of(user: Any) -> list[Entry]:
+    """The player's entries in club events not over yet (a moderator may disqualify)."""
+    return list(Entry.objects.filter(Q(player1=user) | Q(player2=user))
+                .exclude(status=Entry.Status.DISQUALIFIED)
+                .exclude(tournament__status=Tournament.Status.FINISHED)
+                .select_related("tournament__club").order_by("-id")[:20])

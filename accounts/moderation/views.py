@@ -24,6 +24,7 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.moderation import selectors
 from accounts.moderation.models import ModerationLog, Report
 from accounts.moderation.services import blocks as block_service
+from accounts.moderation.services import entries as entry_service
 from accounts.moderation.services import reports as report_service
 from accounts.moderation.services import sanctions as sanction_service
 from accounts.moderation.services import voids as void_service
@@ -36,15 +37,41 @@ CATEGORY_CHOICES = [(c, Report.Category(c).label) for c in report_service.PLAYER
 ACTIONS = [
     ("close", gettext_lazy("Close: nothing to act on")),
     ("warn", gettext_lazy("Warn")),
-    ("mute", gettext_lazy("Mute in chat for N hours")),
-    ("ban", gettext_lazy("Ban from ranked for N days")),
-    ("suspend", gettext_lazy("Suspend for N days (empty: for good)")),
+    ("mute", gettext_lazy("Mute in chat")),
+    ("ban", gettext_lazy("Ban from ranked")),
+    ("suspend", gettext_lazy("Suspend the account")),
     ("rename", gettext_lazy("Force a rename")),
     ("hide", gettext_lazy("Hide the reported chat line")),
     ("void", gettext_lazy("Void the series (roll its ratings back)")),
     ("mark_cheating", gettext_lazy("Mark cheating: void rated series in a window")),
     ("mark_boosting", gettext_lazy("Mark boosting: void rated series in a window")),
+    ("disqualify", gettext_lazy("Disqualify from a club event")),
 ]
+# How long a mute, ban or suspension lasts: always chosen, never an empty field. Values
+# in hours; a ban or a suspension takes whole days; only a suspension is permanent.
+DURATIONS = [
+    ("1", gettext_lazy("1 hour")), ("3", gettext_lazy("3 hours")),
+    ("12", gettext_lazy("12 hours")), ("24", gettext_lazy("1 day")),
+    ("72", gettext_lazy("3 days")), ("168", gettext_lazy("7 days")),
+    ("720", gettext_lazy("30 days")), ("2160", gettext_lazy("90 days")),
+    ("8760", gettext_lazy("365 days")),
+    (sanction_service.PERMANENT, gettext_lazy("Permanent (suspension only)")),
+]
+
+
+def _duration(value: Any, unit: str) -> Any:
+    """The chosen duration in ``unit`` ("hours" or "days") for the service, which
+    validates it: a value not on the list goes through as is, and hours that are not
+    whole days for a ban or suspension as None, both refused there with a clear
+    message (never read as another duration)."""
+    if value == sanction_service.PERMANENT:
+        return value
+    if not isinstance(value, str) or not value.isdecimal() or len(value) > 6:
+        return value
+    hours = int(value)
+    if unit == "hours":
+        return hours
+    return hours // 24 if hours % 24 == 0 else None
 
 
 def _invited(request: HttpRequest) -> set[int]:
@@ -204,7 +231,8 @@ def queue(request: AuthenticatedHttpRequest) -> HttpResponse:
         if found is not None:
             return redirect("moderation:player", username=found.get_username())
         messages.error(request, _("There is no such player."))
-    return render(request, "moderation/queue.html", {"rows": selectors.report_queue()})
+    return render(request, "moderation/queue.html", {
+        "rows": selectors.report_queue(), "unconfirmed": selectors.unconfirmed_sanctions()})
 
 
 def _report_or_404(report_id: int) -> Report:
@@ -222,9 +250,15 @@ def report_detail(request: AuthenticatedHttpRequest, report_id: int) -> HttpResp
     """One report with its context: the chat around the line, the replay, the conduct
     record, earlier reports and sanctions, and the actions."""
     found = _report_or_404(report_id)
+    is_appeal = found.category == Report.Category.APPEAL
+    author_id = found.sanction.created_by_id if found.sanction is not None else None
     return render(request, "moderation/report_detail.html", {
         "report": found, "history": selectors.user_history(found.reported),
-        "actions": ACTIONS, "may_act": request.user.has_perm("moderation.add_sanction"),
+        "is_appeal": is_appeal, "durations": DURATIONS,
+        "own_sanction": is_appeal and author_id == request.user.pk,
+        "for_admin": is_appeal and not selectors.other_judges_exist(author_id),
+        "actions": [] if is_appeal else [a for a in ACTIONS if a[0] != "disqualify"],
+        "may_act": request.user.has_perm("moderation.add_sanction"),
         "may_void": request.user.has_perm("moderation.void_series"),
         "others": Report.objects.filter(reported=found.reported, status=Report.Status.OPEN)
         .exclude(pk=found.pk).count()})
@@ -235,44 +269,60 @@ def _run_action(request: AuthenticatedHttpRequest, user: User, report: Report | 
     data = request.POST
     action = data.get("action")
     reason = data.get("reason", "")
-    ids = [report.pk] if report is not None else None
+    ids_ = [report.pk] if report is not None else None
+    confirm = data.get("confirm") == "1"
     if action == "close":
         if report is None:
             raise PermissionDenied
         report_service.close_report(request.user, report.pk, reason)
         return _("Report closed.")
+    if action in ("grant", "refuse"):
+        if report is None:
+            raise PermissionDenied
+        report_service.decide_appeal(request.user, report.pk, action == "grant", reason)
+        return _("Appeal granted: the sanction is lifted.") if action == "grant" \
+            else _("Appeal refused.")
     if action == "warn":
-        sanction_service.warn(request.user, user, reason, ids)
-        return "Warned."
+        sanction_service.warn(request.user, user, reason, ids_, confirm=confirm)
+        return _("Warned.")
     if action == "mute":
-        sanction_service.mute_chat(request.user, user, data.get("amount"), reason, ids)
+        sanction_service.mute_chat(request.user, user, _duration(data.get("duration"), "hours"),
+                                   reason, ids_, confirm=confirm)
         return _("Muted in chat.")
     if action == "ban":
-        sanction_service.ban_ranked(request.user, user, data.get("amount"), reason, ids)
+        sanction_service.ban_ranked(request.user, user, _duration(data.get("duration"), "days"),
+                                    reason, ids_, confirm=confirm)
         return _("Banned from ranked.")
     if action == "suspend":
-        sanction_service.suspend(request.user, user, data.get("amount") or None, reason, ids)
-        return "Suspended."
+        sanction_service.suspend(request.user, user, _duration(data.get("duration"), "days"),
+                                 reason, ids_, confirm=confirm)
+        return _("Suspended.")
     if action == "rename":
-        sanction_service.force_rename(request.user, user, reason, ids)
-        return "Renamed."
+        sanction_service.force_rename(request.user, user, reason, ids_, confirm=confirm)
+        return _("Renamed.")
     if action == "hide":
         message_id = data.get("message") or (report.chat_message_id if report else None)
-        sanction_service.hide_message(request.user, message_id, reason, ids)
+        sanction_service.hide_message(request.user, message_id, reason, ids_)
         return _("Chat line hidden.")
     if action == "void":
         series_id = data.get("series") or (report.series_id if report else None)
-        void_service.void_series(request.user, series_id, reason, ids)
+        void_service.void_series(request.user, series_id, reason, ids_, subject=user)
         return _("Series voided; its ratings are being rolled back.")
     if action in ("mark_cheating", "mark_boosting"):
         _mark, voided = void_service.mark_account(
             request.user, user, action.removeprefix("mark_"), data.get("since"),
-            data.get("until"), reason, ids)
+            data.get("until"), reason, ids_, confirm=confirm)
         return ngettext("Marked; %(n)s rated series voided.",
                         "Marked; %(n)s rated series voided.", len(voided)) % {"n": len(voided)}
+    if action == "disqualify":
+        entry_service.disqualify_entry(request.user, data.get("entry"), reason, subject=user)
+        return _("Entry disqualified.")
     if action == "lift":
         sanction_service.lift(request.user, data.get("sanction"), reason)
         return _("Sanction lifted.")
+    if action == "confirm_sanction":
+        sanction_service.confirm(request.user, data.get("sanction"), reason)
+        return _("Sanction confirmed.")
     raise ServiceError(_("Choose an action."))
 
 
@@ -301,6 +351,8 @@ def player(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     user = _player_or_404(username)
     return render(request, "moderation/player.html", {
         "history": selectors.user_history(user), "actions": ACTIONS[1:],
+        "durations": DURATIONS, "series_list": selectors.voidable_series_of(user),
+        "entries": selectors.live_entries_of(user),
         "may_act": request.user.has_perm("moderation.add_sanction"),
         "may_void": request.user.has_perm("moderation.void_series")})
 
@@ -325,7 +377,10 @@ def void(request: AuthenticatedHttpRequest, series_id: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     back = str(request.POST.get("next", ""))
-    return redirect(back if back.startswith("/moderation/") else "moderation:queue")
+    # Back to the page the form was on (a moderation page or a game's replay), never
+    # to another site.
+    safe = back.startswith(("/moderation/", "/game/")) and "//" not in back
+    return redirect(back if safe else "moderation:queue")
 
 
 @moderator_required("moderation.view_moderationlog")

@@ -95,6 +95,8 @@ class Notification(models.Model):
         PARTNER = "partner", _("A partner invitation to a tournament")
         ANNOUNCEMENT = "announcement", _("A club director's announcement")
         REMINDER = "reminder", _("A tournament you entered starts soon")
+        REPORT_ACTED = "report_acted", _("Moderators acted on your report")
+        APPEAL = "appeal", _("Your appeal was decided")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="notifications")

@@ -89,6 +89,13 @@ def text_of(notification: Notification) -> str:
             "tournament": p.get("tournament", ""), "start": p.get("start", "")}
     if notification.kind == Kind.FOLLOW:
         return _("%(name)s started following you.") % {"name": name}
+    if notification.kind == Kind.REPORT_ACTED:
+        return _("Moderators acted on a report you sent about %(name)s. Thank you.") % {
+            "name": name}
+    if notification.kind == Kind.APPEAL:
+        if p.get("granted"):
+            return _("Your appeal was granted: %(reason)s") % {"reason": p.get("reason", "")}
+        return _("Your appeal was refused: %(reason)s") % {"reason": p.get("reason", "")}
     return ""
 
 

@@ -14,6 +14,8 @@ on-commit work; the services write.
 - ``games.signals.event_reminder``: an event they entered starts soon.
 - ``post_save(Sanction, created=True)`` by a moderator (accounts/moderation): the
   moderator's message in the sanctioned person's centre.
+- ``post_save(Report)`` when its status is resolved: a reporter whose report led to
+  action is told so (not what was done); an appellant reads the decision's reason.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from accounts.moderation.models import Sanction
+from accounts.moderation.models import Report, Sanction
 from accounts.social import services
 from accounts.social.tasks import friend_table_task
 from games.events import after_commit
@@ -104,3 +106,18 @@ def on_sanction(sender: Any, instance: Sanction, created: bool = False, **kwargs
         return  # the automatic escalation has its own notice
     after_commit(partial(services.notify_sanction, instance.user_id, instance.kind,
                          instance.reason))
+
+
+@receiver(post_save, sender=Report, dispatch_uid="social.report_resolved")
+def on_report_resolved(sender: Any, instance: Report, created: bool = False,
+                       update_fields: Any = None, **kwargs: Any) -> None:
+    if created or not update_fields or "status" not in update_fields:
+        return
+    if instance.reporter_id is None or instance.status == Report.Status.OPEN:
+        return  # filed by the chat filter: nobody to tell
+    if instance.category == Report.Category.APPEAL:
+        after_commit(partial(services.notify_appeal_decided, instance.reporter_id,
+                             instance.status == Report.Status.ACTED, instance.decision))
+    elif instance.status == Report.Status.ACTED:
+        name = instance.context.get("name_then") or instance.reported.get_username()
+        after_commit(partial(services.notify_report_acted, instance.reporter_id, name))

@@ -207,3 +207,17 @@ def notify_sanction(user_id: int, kind: str, reason: str) -> int:
     return notify.notify_many([user_id], Notification.Kind.MODERATOR,
                               {"sanction": kind, "reason": reason[:300]},
                               reverse("moderation:standing"))
+
+
+def notify_report_acted(reporter_id: int, reported_name: str) -> int:
+    """The reporter learns that their report led to action, never which action (that
+    stays between the moderators and the player)."""
+    return notify.notify_many([reporter_id], Notification.Kind.REPORT_ACTED,
+                              {"name": reported_name}, reverse("moderation:my_reports"))
+
+
+def notify_appeal_decided(user_id: int, granted: bool, reason: str) -> int:
+    """The appellant reads the decision and its reason."""
+    return notify.notify_many([user_id], Notification.Kind.APPEAL,
+                              {"granted": granted, "reason": reason[:300]},
+                              reverse("moderation:standing"))

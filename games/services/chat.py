@@ -74,20 +74,25 @@ def post_message(table_id: int, user: User | None, text: Any) -> dict[str, Any]:
     cache.add(key, 0, RATE_WINDOW_SECONDS)
     if cache.incr(key) > RATE_COUNT:
         raise RateLimitedError(_("You are sending messages too fast; wait a few seconds."))
-    with transaction.atomic():
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            raise InvalidRequestError(_("No such table."))
-        if table.kind == Table.Kind.RANKED:
-            clean = ranked_preset(clean)
-        # Moderation's hooks (games/policy.py): a chat mute or the chat filter refuses
-        # here; a line the filter flags is stored and filed for review.
-        clean = policy().check_chat(user, table, clean)
-        message = ChatMessage.objects.create(table=table, user=user, text=clean,
-                                             channel=channel_of(table, user))
-        policy().after_chat(message)
-        payload = chat_dict(message, ranked=table.kind == Table.Kind.RANKED)
-        events.send_event_on_commit(*publish.chat(table_id, payload))
+    try:
+        with transaction.atomic():
+            table = Table.objects.filter(pk=table_id).first()
+            if table is None:
+                raise InvalidRequestError(_("No such table."))
+            if table.kind == Table.Kind.RANKED:
+                clean = ranked_preset(clean)
+            # Moderation's hooks (games/policy.py): a chat mute or the chat filter refuses
+            # here; a line the filter flags is stored and filed for review.
+            clean = policy().check_chat(user, table, clean)
+            message = ChatMessage.objects.create(table=table, user=user, text=clean,
+                                                 channel=channel_of(table, user))
+            policy().after_chat(message)
+            payload = chat_dict(message, ranked=table.kind == Table.Kind.RANKED)
+            events.send_event_on_commit(*publish.chat(table_id, payload))
+    except ServiceError as refusal:
+        # After the rollback: moderation keeps the lines its filter blocked.
+        policy().after_refused_chat(user, table_id, clean, refusal)
+        raise
     return payload
 
 

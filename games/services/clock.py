@@ -32,7 +32,7 @@ from games.errors import (
     PermissionDeniedError,
     ServiceError,
 )
-from games.models import Conduct, Game, Series, SeriesSeat, Table, Termination
+from games.models import Conduct, Game, Seat, Series, SeriesSeat, Table, Termination
 from games.selectors import (
     away_position,
     person_positions,
@@ -131,8 +131,21 @@ def hand_seats_to_bots(user_id: int, reason: str = Conduct.Reason.SUSPENDED) -> 
             if position is None or game is None:
                 continue
             take_over_locked(Locked(table, series, game), position, reason)
+            if reason == Conduct.Reason.SUSPENDED:
+                _seat_bot_for_good_locked(table, series, position)
             done.append(table_id)
     return done
+
+
+def _seat_bot_for_good_locked(table: Table, series: Series, position: int) -> None:
+    """A suspended person does not come back: the seat is no longer theirs to reclaim,
+    and the table's own seat (what the lobby lists) shows the bot, not their name.
+    Caller holds the locks."""
+    seat = roster_seat(series, position)
+    seat.gave_up = True
+    seat.save(update_fields=["gave_up"])
+    Seat.objects.filter(table=table, position=position).update(user=None,
+                                                               bot_level=TAKEOVER_LEVEL)
 
 
 def is_away(table_id: int, user_id: int) -> bool:

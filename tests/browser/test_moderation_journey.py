@@ -61,14 +61,28 @@ def test_report_from_the_table_to_a_moderators_mute(live_site, new_context, djan
     offender.locator("#kz-chat-form button[type=submit]").click()
     line = reporter.locator("#kz-chat-list li", has_text="play like potatoes")
     expect(line).to_be_visible()
+    # Never a flag on your own line (a line that came live, after the snapshot).
+    own = offender.locator("#kz-chat-list li", has_text="play like potatoes")
+    expect(own).to_be_visible()
+    expect(own.locator(".kz-report-btn")).to_have_count(0)
+    # The flag is quiet until hovered: small, unbordered, faint.
+    flag = line.locator(".kz-report-btn")
+    assert flag.evaluate("b => getComputedStyle(b).borderTopStyle") in ("none", "hidden")
+    assert float(flag.evaluate("b => getComputedStyle(b).opacity")) < 0.5
+    line.hover()
+    expect(flag).to_have_css("opacity", "1")
 
     # The seat plate has a report button too (bob sits at 1, on alice's left or right).
     expect(reporter.locator(".kz-seat .kz-report-btn[aria-label='Report bob']")).to_have_count(1)
     line.locator(".kz-report-btn").click()
     dialog = reporter.locator("#kz-report-dialog")
     expect(dialog).to_be_visible()
-    dialog.locator("#kz-report-category").select_option("abuse")
-    dialog.locator("#kz-report-text").fill("Insults all game")
+    # Each field under its own label, one above the other.
+    dialog.get_by_label("What happened?").select_option("abuse")
+    dialog.get_by_label("Anything moderators should know (optional)").fill("Insults all game")
+    category_box = dialog.locator("#kz-report-category").bounding_box()
+    text_box = dialog.locator("#kz-report-text").bounding_box()
+    assert text_box["y"] >= category_box["y"] + category_box["height"]
     dialog.get_by_role("button", name="Send the report").click()
     expect(dialog.locator("#kz-report-status")).to_contain_text("moderators will look")
     dialog.get_by_role("button", name="Close").click()
@@ -81,7 +95,7 @@ def test_report_from_the_table_to_a_moderators_mute(live_site, new_context, djan
     expect(moderator.locator("#mod-chat li.is-reported")).to_contain_text("play like potatoes")
     expect(moderator.locator(".mod-history")).to_contain_text("timeouts")
     moderator.locator("#mod-action").select_option("mute")
-    moderator.locator("#mod-amount").fill("2")
+    moderator.locator("#mod-duration").select_option("3")  # 3 hours, chosen explicitly
     moderator.locator("#mod-reason").fill("Insulting the other players")
     moderator.get_by_role("button", name="Apply").click()
     expect(moderator.locator(".messages")).to_contain_text("Muted in chat")

@@ -64,9 +64,9 @@ def test_moderation_pages(client, world, role, page):
 ACTIONS = {
     "close": {"action": "close", "reason": "nothing there"},
     "warn": {"action": "warn", "reason": "keep it friendly"},
-    "mute": {"action": "mute", "amount": "2", "reason": "insults"},
-    "ban": {"action": "ban", "amount": "1", "reason": "leaving ranked"},
-    "suspend": {"action": "suspend", "amount": "3", "reason": "threats"},
+    "mute": {"action": "mute", "duration": "2", "reason": "insults"},
+    "ban": {"action": "ban", "duration": "24", "reason": "leaving ranked"},
+    "suspend": {"action": "suspend", "duration": "72", "reason": "threats"},
     "rename": {"action": "rename", "reason": "offensive name"},
     "hide": {"action": "hide", "reason": "rude line"},
     "void": {"action": "void", "reason": "collusion"},

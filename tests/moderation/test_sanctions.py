@@ -66,7 +66,7 @@ def test_a_suspension_stands_the_player_up_and_hands_live_seats_to_bots(cast, mo
         tables.take_seat(other.pk, cast.bob, 0)
     with pytest.raises(PermissionDeniedError, match="suspended"):
         chat.post_message(playing_table.pk, cast.bob, "hi")
-    forever = sanctions.suspend(root, cast.carol, "", "Ban evasion")
+    forever = sanctions.suspend(root, cast.carol, "permanent", "Ban evasion", confirm=True)
     assert forever.ends_at is None
 
 
@@ -136,8 +136,8 @@ def test_who_may_sanction_whom(cast, mona, root):
     other.groups.add(Group.objects.get(name="Moderators"))
     with pytest.raises(PermissionDeniedError):
         sanctions.warn(mona, other, "Colleague")                     # another moderator
-    sanctions.warn(root, other, "An administrator may")
-    sanctions.suspend(root, mona, 1, "Abuse of the tools")
+    sanctions.warn(root, other, "An administrator may", confirm=True)
+    sanctions.suspend(root, mona, 1, "Abuse of the tools", confirm=True)
     fresh = type(mona).objects.get(pk=mona.pk)
     with pytest.raises(PermissionDeniedError):
         sanctions.warn(fresh, cast.bob, "Suspended moderators cannot act")

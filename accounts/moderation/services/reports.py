@@ -18,7 +18,14 @@ from django.utils.translation import gettext as _
 
 from accounts.moderation import selectors
 from accounts.moderation.conf import moderation_settings
-from accounts.moderation.models import REPORT_TEXT_MAX, ModerationLog, Report, Sanction
+from accounts.moderation.models import (
+    REASON_MAX,
+    REPORT_TEXT_MAX,
+    BlockedChat,
+    ModerationLog,
+    Report,
+    Sanction,
+)
 from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from games import selectors as game_selectors
@@ -29,6 +36,7 @@ from games.errors import (
     ServiceError,
 )
 from games.models import ChatMessage, Game, Series, Table
+from games.services import chat as chat_service
 
 # What a reporter may choose (appeals and filter flags are filed by the site).
 PLAYER_CATEGORIES = (Report.Category.ABUSIVE_CHAT, Report.Category.STALLING,
@@ -204,6 +212,16 @@ def file_filter_report(message: ChatMessage, matched: tuple[str, ...]) -> Report
         game=where["game"], chat_message=message, context=context)
 
 
+def record_blocked_chat(user: User, table_id: int, text: str) -> BlockedChat | None:
+    """Keep a line the chat filter blocked (nobody saw it) for the moderators' "chat
+    around it". Called after the refused line's transaction rolled back."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not getattr(user, "pk", None):
+        return None
+    return BlockedChat.objects.create(user=user, table=table, text=text[:2000],
+                                      channel=chat_service.channel_of(table, user))
+
+
 def appeal(user: User | None, sanction_id: Any, text: Any) -> Report:
     """The sanctioned player appeals: it becomes a report for moderators to read."""
     user = _require_player(user)
@@ -227,13 +245,84 @@ def appeal(user: User | None, sanction_id: Any, text: Any) -> Report:
                                   if sanction.ends_at else None}})
 
 
-def resolve_locked(reports: list[Report], actor: User, status: str) -> None:
-    """Mark open reports acted on or closed. Caller is in a transaction."""
+class AppealJudgeError(PermissionDeniedError):
+    """The moderator who imposed a sanction never decides its appeal."""
+
+
+def check_judge(actor: User, sanction: Sanction | None) -> None:
+    """An appeal is decided by a moderator other than the one who imposed the sanction
+    (an administrator when there is no other): the promise on *Your standing*."""
+    if sanction is not None and sanction.created_by_id == actor.pk:
+        raise AppealJudgeError(_("You imposed this sanction, so another moderator decides "
+                                 "the appeal against it (an administrator when there is "
+                                 "no other)."))
+
+
+def resolve_locked(reports: list[Report], actor: User, status: str, *,
+                   decision: str = "", appeals: bool = False) -> None:
+    """Mark open reports acted on or closed. Caller is in a transaction. An appeal is
+    resolved only by its own decision (``appeals``: ``decide_appeal`` or a lift by
+    another moderator), never as a side effect of another action on its report."""
     now = timezone.now()
     for report in reports:
-        if report.status == Report.Status.OPEN:
-            report.status, report.resolved_at, report.resolved_by = status, now, actor
-            report.save(update_fields=["status", "resolved_at", "resolved_by"])
+        if report.status != Report.Status.OPEN:
+            continue
+        if report.category == Report.Category.APPEAL:
+            if not appeals:
+                raise InvalidRequestError(_("An appeal is decided on its own: grant it or "
+                                            "refuse it, with a reason the player reads."))
+            check_judge(actor, report.sanction)
+        report.status, report.resolved_at, report.resolved_by = status, now, actor
+        report.decision = decision
+        report.save(update_fields=["status", "resolved_at", "resolved_by", "decision"])
+
+
+def decide_appeal(actor: User | None, report_id: Any, grant: Any, reason: Any) -> Report:
+    """A moderator other than the sanction's author grants (the sanction is lifted) or
+    refuses an appeal; ``reason`` is shown to the player. The imposing moderator is
+    refused, whatever page or request they use."""
+    actor = require_moderator(actor, "moderation.change_report")
+    pk = _id(report_id, "report")
+    if not isinstance(grant, bool):
+        raise InvalidRequestError(_("Grant the appeal or refuse it."))
+    decision = _decision(reason)
+    with transaction.atomic():
+        report = (Report.objects.select_for_update(of=("self",))
+                  .select_related("sanction", "reported")
+                  .filter(pk=pk, category=Report.Category.APPEAL).first() if pk else None)
+        if report is None:
+            raise NotFoundError(_("That report does not exist."))
+        if report.status != Report.Status.OPEN:
+            raise InvalidRequestError(_("That report is already resolved."))
+        check_judge(actor, report.sanction)
+        appellant = report.reported
+        if ((appellant.is_superuser or selectors.is_moderator(appellant))
+                and not actor.is_superuser):
+            raise PermissionDeniedError(_("Only an administrator can sanction a moderator."))
+        sanction = (Sanction.objects.select_for_update().filter(pk=report.sanction_id).first()
+                    if report.sanction_id else None)
+        lifted = False
+        if grant and sanction is not None and sanction.in_force():
+            sanction.lifted_at, sanction.lifted_by = timezone.now(), actor
+            sanction.save(update_fields=["lifted_at", "lifted_by"])
+            lifted = True
+        resolve_locked([report], actor, Report.Status.ACTED if grant else Report.Status.CLOSED,
+                       decision=decision, appeals=True)
+        log.record(actor, ModerationLog.Action.APPEAL_DECIDED, report.reported, decision,
+                   target=f"report:{report.pk}", before={"status": Report.Status.OPEN},
+                   after={"status": report.status, "granted": grant,
+                          "sanction": report.sanction_id, "lifted": lifted})
+    return report
+
+
+def _decision(value: Any) -> str:
+    if not isinstance(value, str) or len(value.strip()) < 3:
+        raise InvalidRequestError(_("Give a reason: the player reads it."))
+    text = " ".join(value.split())
+    if len(text) > REASON_MAX:
+        raise InvalidRequestError(_("A reason has at most %(max)s characters.") % {
+            "max": REASON_MAX})
+    return text
 
 
 def close_report(actor: User | None, report_id: Any, reason: Any = "") -> Report:
@@ -247,6 +336,9 @@ def close_report(actor: User | None, report_id: Any, reason: Any = "") -> Report
             raise NotFoundError(_("That report does not exist."))
         if report.status != Report.Status.OPEN:
             raise InvalidRequestError(_("That report is already resolved."))
+        if report.category == Report.Category.APPEAL:
+            raise InvalidRequestError(_("An appeal is decided on its own: grant it or "
+                                        "refuse it, with a reason the player reads."))
         before = {"status": report.status}
         resolve_locked([report], actor, Report.Status.CLOSED)
         log.record(actor, ModerationLog.Action.REPORT_CLOSED, report.reported, note,

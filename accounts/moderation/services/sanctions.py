@@ -39,6 +39,7 @@ from games.models import ChatMessage, Seat, Table
 from games.policy import user_group
 from games.queue.services import leave_queue
 from games.services import chat, clock, tables
+from games.tournaments.models import Membership
 
 ACTION_OF_KIND: dict[str, str] = {
     Sanction.Kind.WARN: ModerationLog.Action.WARN,
@@ -81,17 +82,58 @@ def _reason(value: Any) -> str:
     return reason
 
 
+PERMANENT = "permanent"
+
+
+class ConfirmationNeededError(InvalidRequestError):
+    """A heavy sanction is applied only once the moderator confirmed it."""
+
+    code = "confirm"
+
+
 def _amount(value: Any, limit: int, unit: str, *, allow_forever: bool = False) -> int | None:
-    if allow_forever and value in (None, "", "forever", 0, "0"):
+    """A duration the moderator chose explicitly: a whole number of ``unit`` from 1 to
+    ``limit`` or, where ``allow_forever``, the word ``permanent``. An empty value never
+    means "for good" (one forgotten field once banned someone for ever)."""
+    if allow_forever and value == PERMANENT:
         return None
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 10:
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        if allow_forever:
+            raise InvalidRequestError(_("Choose how long: from 1 to %(limit)s days, or "
+                                        "permanent.") % {"limit": limit})
         raise InvalidRequestError((_("Give a number of hours from 1 to %(limit)s.")
                                    if unit == "hours" else
                                    _("Give a number of days from 1 to %(limit)s.")) % {
             "limit": limit})
     return value
+
+
+def heavy_reasons(user: User, kind: str, ends_at: Any) -> list[str]:
+    """Why a sanction needs a second moderator: it is a suspension for good, or its
+    target runs a club or moderates. Empty when it does not."""
+    why = []
+    if kind == Sanction.Kind.SUSPEND and ends_at is None:
+        why.append(_("a permanent suspension"))
+    if selectors.is_moderator(user):
+        why.append(_("a sanction of a moderator"))
+    if Membership.objects.filter(user=user, status=Membership.Status.ACTIVE,
+                                 role__in=[Membership.Role.OWNER,
+                                           Membership.Role.DIRECTOR]).exists():
+        why.append(_("a sanction of a club owner or director"))
+    return why
+
+
+def _check_confirmed(user: User, kind: str, ends_at: Any, confirm: Any) -> bool:
+    """Refuse a heavy sanction the moderator did not confirm; True when it is heavy
+    (it is then marked for a second moderator's confirmation)."""
+    why = heavy_reasons(user, kind, ends_at)
+    if why and confirm is not True:
+        raise ConfirmationNeededError(
+            _("This is %(what)s: tick “I confirm” and apply again. A second moderator "
+              "must confirm it within a day.") % {"what": ", ".join(why)})
+    return bool(why)
 
 
 def _report_ids(values: Any) -> list[int]:
@@ -121,7 +163,7 @@ def summary(user_id: int) -> dict[str, Any]:
 def create_locked(actor: User | None, user: User, kind: str,
                   reason: str, ends_at: Any, *, report_ids: list[int] | None = None,
                   details: dict[str, Any] | None = None,
-                  action: str | None = None) -> Sanction:
+                  action: str | None = None, needs_confirmation: bool = False) -> Sanction:
     """Write a sanction, resolve the reports it answers, log it and start its effects.
     Caller is in a transaction and has validated everything (actor None: automatic)."""
     # One sanction of a user at a time: the before/after of the log stays exact.
@@ -129,7 +171,8 @@ def create_locked(actor: User | None, user: User, kind: str,
     before = summary(user.pk)
     now = timezone.now()
     sanction = Sanction.objects.create(user=user, kind=kind, reason=reason, starts_at=now,
-                                       ends_at=ends_at, created_by=actor, details=details or {})
+                                       ends_at=ends_at, created_by=actor, details=details or {},
+                                       needs_confirmation=needs_confirmation)
     if report_ids:
         reports = list(Report.objects.select_for_update().filter(pk__in=report_ids))
         if len(reports) != len(set(report_ids)):
@@ -137,7 +180,8 @@ def create_locked(actor: User | None, user: User, kind: str,
         # Acting on one report answers every open report about the same player.
         others = list(Report.objects.select_for_update()
                       .filter(reported=user, status=Report.Status.OPEN)
-                      .exclude(category=Report.Category.APPEAL))
+                      .exclude(category=Report.Category.APPEAL)
+                      .exclude(pk__in=report_ids))  # each report resolved once
         sanction.report = reports[0]
         sanction.save(update_fields=["report"])
         assert actor is not None
@@ -147,7 +191,8 @@ def create_locked(actor: User | None, user: User, kind: str,
                target=f"sanction:{sanction.pk}", before=before,
                after={**summary(user.pk), "sanction": {
                    "id": sanction.pk, "kind": kind,
-                   "ends_at": ends_at.isoformat() if ends_at else None, **(details or {})}})
+                   "ends_at": ends_at.isoformat() if ends_at else None,
+                   "needs_confirmation": needs_confirmation, **(details or {})}})
     return sanction
 
 
@@ -180,52 +225,61 @@ def suspension_text(sanction: Sanction) -> str:
 # --- moderators' actions ----------------------------------------------------------------------
 
 def _act(actor: Any, user: Any, kind: str, reason: Any, ends_at: Any, report_ids: Any,
-         details: dict[str, Any] | None = None) -> Sanction:
+         details: dict[str, Any] | None = None, confirm: Any = False) -> Sanction:
     actor = require_moderator(actor)
     user = _require_target(actor, _user(user))
     clean = _reason(reason)
     ids = _report_ids(report_ids)
+    heavy = _check_confirmed(user, kind, ends_at, confirm)
     with transaction.atomic():
         return create_locked(actor, user, kind, clean, ends_at, report_ids=ids,
-                             details=details)
+                             details=details, needs_confirmation=heavy)
 
 
-def warn(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> Sanction:
+def warn(actor: Any, user: Any, reason: Any, report_ids: Any = None,
+         confirm: Any = False) -> Sanction:
     """A warning, shown to the player on every page for a few days."""
     ends = timezone.now() + timedelta(days=moderation_settings.WARN_DAYS)
-    return _act(actor, user, Sanction.Kind.WARN, reason, ends, report_ids)
+    return _act(actor, user, Sanction.Kind.WARN, reason, ends, report_ids, confirm=confirm)
 
 
-def mute_chat(actor: Any, user: Any, hours: Any, reason: Any, report_ids: Any = None) -> Sanction:
+def mute_chat(actor: Any, user: Any, hours: Any, reason: Any, report_ids: Any = None,
+              confirm: Any = False) -> Sanction:
     """No chat for ``hours``: refused from the next chat frame on."""
     n = _amount(hours, moderation_settings.MAX_MUTE_HOURS, "hours")
     assert n is not None
     return _act(actor, user, Sanction.Kind.CHAT_MUTE, reason,
-                timezone.now() + timedelta(hours=n), report_ids)
+                timezone.now() + timedelta(hours=n), report_ids, confirm=confirm)
 
 
-def ban_ranked(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = None) -> Sanction:
+def ban_ranked(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = None,
+               confirm: Any = False) -> Sanction:
     """No ranked play for ``days``; out of the ranked queue at once."""
     n = _amount(days, moderation_settings.MAX_BAN_DAYS, "days")
     assert n is not None
     return _act(actor, user, Sanction.Kind.RANKED_BAN, reason,
-                timezone.now() + timedelta(days=n), report_ids)
+                timezone.now() + timedelta(days=n), report_ids, confirm=confirm)
 
 
-def suspend(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = None) -> Sanction:
-    """Suspend the account for ``days`` or, with no days, for good."""
+def suspend(actor: Any, user: Any, days: Any, reason: Any, report_ids: Any = None,
+            confirm: Any = False) -> Sanction:
+    """Suspend the account for ``days``, or for good with ``days="permanent"`` (never by
+    leaving the duration out). A permanent suspension, like any sanction of a club owner,
+    director or moderator, needs ``confirm=True`` and a second moderator's confirmation."""
     n = _amount(days, moderation_settings.MAX_SUSPEND_DAYS, "days", allow_forever=True)
     ends = None if n is None else timezone.now() + timedelta(days=n)
-    return _act(actor, user, Sanction.Kind.SUSPEND, reason, ends, report_ids)
+    return _act(actor, user, Sanction.Kind.SUSPEND, reason, ends, report_ids, confirm=confirm)
 
 
-def force_rename(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> Sanction:
+def force_rename(actor: Any, user: Any, reason: Any, report_ids: Any = None,
+                 confirm: Any = False) -> Sanction:
     """Replace an offensive name: the display name is cleared and the username becomes
     ``player-<id>`` (the player may choose a new display name in settings)."""
     actor = require_moderator(actor)
     user = _require_target(actor, _user(user))
     clean = _reason(reason)
     ids = _report_ids(report_ids)
+    heavy = _check_confirmed(user, Sanction.Kind.RENAME, None, confirm)
     with transaction.atomic():
         locked = get_user_model().objects.select_for_update().get(pk=user.pk)
         profile = Profile.objects.select_for_update().filter(user=locked).first()
@@ -239,7 +293,7 @@ def force_rename(actor: Any, user: Any, reason: Any, report_ids: Any = None) -> 
             profile.save(update_fields=["display_name", "updated_at"])
         ends = timezone.now() + timedelta(days=moderation_settings.WARN_DAYS)
         sanction = create_locked(actor, locked, Sanction.Kind.RENAME, clean, ends,
-                                 report_ids=ids,
+                                 report_ids=ids, needs_confirmation=heavy,
                                  details={"old": old, "new": {"username": new_username,
                                                               "display_name": ""}})
     user.refresh_from_db()
@@ -294,8 +348,38 @@ def lift(actor: Any, sanction_id: Any, reason: Any) -> Sanction:
         sanction.save(update_fields=["lifted_at", "lifted_by"])
         for appeal in Report.objects.select_for_update().filter(sanction=sanction,
                                                                   status=Report.Status.OPEN):
-            resolve_locked([appeal], actor, Report.Status.ACTED)
+            # An open appeal is granted by the lift, with its reason for the player; the
+            # sanction's author is refused here (reports.check_judge).
+            resolve_locked([appeal], actor, Report.Status.ACTED, decision=clean, appeals=True)
         log.record(actor, ModerationLog.Action.LIFT, sanction.user, clean,
                    target=f"sanction:{sanction.pk}", before=before,
                    after=summary(sanction.user_id))
+    return sanction
+
+
+def confirm(actor: Any, sanction_id: Any, reason: Any) -> Sanction:
+    """A second moderator confirms a heavy sanction (it held meanwhile). Its author
+    cannot; to undo it, a moderator lifts it instead (``lift``)."""
+    actor = require_moderator(actor)
+    if isinstance(sanction_id, str) and sanction_id.isdigit() and len(sanction_id) < 19:
+        sanction_id = int(sanction_id)
+    if isinstance(sanction_id, bool) or not isinstance(sanction_id, int):
+        raise NotFoundError(_("That sanction does not exist."))
+    clean = _reason(reason)
+    with transaction.atomic():
+        sanction = (Sanction.objects.select_for_update().select_related("user")
+                    .filter(pk=sanction_id).first())
+        if sanction is None:
+            raise NotFoundError(_("That sanction does not exist."))
+        _require_target(actor, sanction.user)
+        if not sanction.unconfirmed:
+            raise InvalidRequestError(_("That sanction is not waiting for a confirmation."))
+        if sanction.created_by_id == actor.pk:
+            raise PermissionDeniedError(_("A second moderator confirms a sanction, not the "
+                                          "one who imposed it."))
+        sanction.confirmed_at, sanction.confirmed_by = timezone.now(), actor
+        sanction.save(update_fields=["confirmed_at", "confirmed_by"])
+        log.record(actor, ModerationLog.Action.CONFIRM, sanction.user, clean,
+                   target=f"sanction:{sanction.pk}", before={"confirmed": False},
+                   after={"confirmed": True})
     return sanction

@@ -27,6 +27,7 @@ from accounts.moderation.permissions import require_moderator
 from accounts.moderation.services import log
 from accounts.moderation.services.reports import resolve_locked
 from accounts.moderation.services.sanctions import (
+    _check_confirmed,
     _reason,
     _report_ids,
     _require_target,
@@ -42,20 +43,26 @@ VOID_PERM = "moderation.void_series"
 MAX_WINDOW_DAYS = 366
 
 
-def void_series(actor: Any, series_id: Any, reason: Any, report_ids: Any = None) -> Series:
-    """Void one series (playing or finished); its rating changes are rolled back."""
+def void_series(actor: Any, series_id: Any, reason: Any, report_ids: Any = None,
+                subject: Any = None) -> Series:
+    """Void one series (playing or finished); its rating changes are rolled back. The log
+    entry names ``subject`` (the player it was voided over, when there is one: the
+    reported player by default) and every player of the series."""
     actor = require_moderator(actor, VOID_PERM)
-    if isinstance(series_id, str) and series_id.isdigit():
+    if isinstance(series_id, str) and series_id.isdigit() and len(series_id) < 19:
         series_id = int(series_id)
     if isinstance(series_id, bool) or not isinstance(series_id, int):
         raise NotFoundError(_("No such series."))
     clean = _reason(reason)
     ids = _report_ids(report_ids)
     with transaction.atomic():
-        series = void_locked(actor, series_id, clean)
-        if ids:
-            resolve_locked(list(Report.objects.select_for_update().filter(pk__in=ids)), actor,
-                           Report.Status.ACTED)
+        reports = list(Report.objects.select_for_update().select_related("reported")
+                       .filter(pk__in=ids)) if ids else []
+        if subject is None and reports:
+            subject = reports[0].reported
+        series = void_locked(actor, series_id, clean, subject=subject)
+        if reports:
+            resolve_locked(reports, actor, Report.Status.ACTED)
     return series
 
 
@@ -75,8 +82,21 @@ def void_locked(actor: Any, series_id: int, reason: str, subject: Any = None) ->
     log.record(actor, ModerationLog.Action.VOID_SERIES, subject, reason,
                target=f"series:{series.pk}", before=before,
                after={"status": series.status, "termination": series.termination,
-                      "ranked": series.ranked, "table": table.pk})
+                      "ranked": series.ranked, "table": table.pk,
+                      "players": players_of(series.pk)})
     return series
+
+
+def players_of(series_id: int) -> list[str]:
+    """Whom a void touches: the usernames of everyone who held a seat of the series
+    (a person a bot replaced included), by seat."""
+    names: list[str] = []
+    for seat in (SeriesSeat.objects.filter(series_id=series_id).order_by("position")
+                 .select_related("user", "away_user")):
+        for person in (seat.user, seat.away_user):
+            if person is not None and person.get_username() not in names:
+                names.append(person.get_username())
+    return names
 
 
 def _as_date(what: str) -> str:
@@ -113,7 +133,7 @@ def rated_series_of(user_id: int, since: datetime, until: datetime) -> list[int]
 
 
 def mark_account(actor: Any, user: Any, kind: Any, since: Any, until: Any, reason: Any,
-                 report_ids: Any = None) -> tuple[Sanction, list[int]]:
+                 report_ids: Any = None, confirm: Any = False) -> tuple[Sanction, list[int]]:
     """Mark ``user`` for cheating or boosting (no ranked play, for good unless lifted)
     and void their rated series that finished in ``[since, until)``. Returns the mark
     and the voided series' ids."""
@@ -129,9 +149,11 @@ def mark_account(actor: Any, user: Any, kind: Any, since: Any, until: Any, reaso
             "days": MAX_WINDOW_DAYS})
     clean = _reason(reason)
     ids = _report_ids(report_ids)
+    heavy = _check_confirmed(user, kind, None, confirm)
     targets = rated_series_of(user.pk, start, end)
     with transaction.atomic():
         mark = create_locked(actor, user, kind, clean, None, report_ids=ids,
+                             needs_confirmation=heavy,
                              details={"window": [start.isoformat(), end.isoformat()],
                                       "series": targets})
     voided = []

@@ -294,6 +294,23 @@ ACTIONS: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
 }
 
 
+def disqualify_by_site(tournament_id: int, entry_id: int, actor: User, reason: str) -> Entry:
+    """A site moderator disqualifies an entry of any club's event (a cheater): the same
+    tool as a director's, written to the tournament's audit log under the moderator's
+    name. The caller (accounts.moderation) authorized the moderator and writes its own
+    log in the same transaction."""
+    with transaction.atomic():
+        t = events.lock_tournament(tournament_id)
+        if t.status == Tournament.Status.FINISHED:
+            raise TableStateError(_("The tournament is over; only results can be corrected."))
+        entry = _entry(t, {"entry_id": entry_id})
+        if entry.status == Entry.Status.DISQUALIFIED:
+            raise InvalidRequestError(_("Already disqualified."))
+        _disqualify(t, actor, {"entry_id": entry_id, "reason": reason})
+        send_event_on_commit(*publish.changed(t.pk))
+    return entry
+
+
 def perform(tournament_id: int, user: User | None, action: str,
             data: Mapping[str, Any]) -> str:
     """Run one director tool; returns the message to show. Raises a ServiceError."""

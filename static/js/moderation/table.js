@@ -57,19 +57,29 @@ const CATEGORIES = [
 
 let dialog = null;
 
+function field(label, control) {
+  // Each control under its own <label>, one per line (never side by side, unnamed).
+  return el("div", { class: "kz-report-field" }, el("label", { for: control.id, text: label }), control);
+}
+
 function buildDialog() {
   const form = el("form", { method: "dialog", id: "kz-report-form" });
   const who = el("p", { id: "kz-report-who" });
-  const pick = el("select", { id: "kz-report-user", name: "user", "aria-label": gettext("Whom do you report?"), hidden: true });
-  const category = el("select", { id: "kz-report-category", name: "category", "aria-label": gettext("What happened?") });
+  const pick = el("select", { id: "kz-report-user", name: "user" });
+  const pickField = field(gettext("Whom do you report?"), pick);
+  pickField.id = "kz-report-user-field";
+  pickField.hidden = true;
+  const category = el("select", { id: "kz-report-category", name: "category" });
   for (const [value, label] of CATEGORIES) category.append(el("option", { value, text: label }));
-  const text = el("textarea", { id: "kz-report-text", name: "text", rows: "3", maxlength: "1000", "aria-label": gettext("Anything moderators should know (optional)"), placeholder: gettext("Anything moderators should know (optional)") });
+  const text = el("textarea", { id: "kz-report-text", name: "text", rows: "3", maxlength: "1000" });
   const block = el("input", { type: "checkbox", id: "kz-report-block", name: "block", value: "1" });
   const status = el("p", { id: "kz-report-status", role: "status", class: "muted" });
   const cancel = el("button", { type: "button", id: "kz-report-cancel", text: gettext("Cancel") });
   const send = el("button", { type: "submit", id: "kz-report-send", class: "primary", text: gettext("Send the report") });
-  form.append(el("h2", { text: gettext("Report a player") }), who, pick, category, text,
-    el("label", {}, block, document.createTextNode(` ${gettext("Also block this player")}`)), status,
+  form.append(el("h2", { text: gettext("Report a player") }), who, pickField,
+    field(gettext("What happened?"), category),
+    field(gettext("Anything moderators should know (optional)"), text),
+    el("label", { class: "kz-report-check" }, block, document.createTextNode(` ${gettext("Also block this player")}`)), status,
     el("div", { class: "row" }, cancel, send));
   dialog = el("dialog", { id: "kz-report-dialog", class: "kz-report-dialog", "aria-labelledby": "kz-report-title" }, form);
   form.querySelector("h2").id = "kz-report-title";
@@ -81,7 +91,7 @@ function buildDialog() {
     send.disabled = true;
     status.textContent = gettext("Sending…");
     const data = await post("/report/", {
-      user: ctx.user || (pick.hidden ? "" : pick.value), category: category.value, text: text.value,
+      user: ctx.user || (pickField.hidden ? "" : pick.value), category: category.value, text: text.value,
       source: ctx.source, table: root.dataset.tableId, message: ctx.message, series: ctx.series,
       block: block.checked ? "1" : "",
     });
@@ -100,7 +110,7 @@ function openReport(ctx) {
   dialog.querySelector("#kz-report-who").textContent = ctx.label || "";
   const pick = dialog.querySelector("#kz-report-user");
   pick.replaceChildren();
-  pick.hidden = !ctx.choices;
+  dialog.querySelector("#kz-report-user-field").hidden = !ctx.choices;
   for (const [value, label] of ctx.choices || []) pick.append(el("option", { value, text: label }));
   dialog.querySelector("#kz-report-category").value = ctx.category || "abuse";
   dialog.querySelector("#kz-report-text").value = "";
@@ -162,10 +172,13 @@ function decoratePlates() {
 }
 
 function decorateChat() {
-  const mine = new Set(((state().snap && state().snap.chat) || []).filter((m) => m.user === me()).map((m) => String(m.id)));
+  // Never on your own lines: each line names its author (data-user), the ones that came
+  // live after the snapshot too.
+  const self = me();
   root.querySelectorAll(".kz-chat-list li[data-chat-id]").forEach((line) => {
     const id = line.dataset.chatId;
-    if (!id || mine.has(id) || line.querySelector(".kz-report-btn")) return;
+    if (!id || line.querySelector(".kz-report-btn")) return;
+    if (!line.dataset.user || line.dataset.user === self) return;
     const name = (line.querySelector("strong") || {}).textContent || gettext("this player");
     line.append(reportButton(gettext("Report this line by %(who)s", { who: name }), {
       message: id, source: "chat", category: "abuse", label: gettext("Reporting a chat line by %(who)s", { who: name }),

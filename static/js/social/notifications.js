@@ -14,7 +14,8 @@ function show(unread) {
 }
 
 function toast(frame) {
-  if (!toasts) return;
+  // A suspended table page shows its one message and nothing else (table/notices.js).
+  if (!toasts || document.body.dataset.suspended) return;
   const line = document.createElement("a");
   line.className = "toast";
   line.href = badge ? badge.getAttribute("href") : "/notifications/";

@@ -6,7 +6,7 @@ import { gettext } from "../i18n.js";
 import { setPending } from "./actions.js";
 import { $ } from "./dom.js";
 import { announceTurn, onViewChanged } from "./moments.js";
-import { announce, flash, toast } from "./notices.js";
+import { announce, flash, showSuspended, toast } from "./notices.js";
 import { render, renderPresence } from "./render.js";
 import { addChat, forgetWantedChatSetting, reconcileChat, removeChat, renderChatPanel } from "./render/chat.js";
 import { closeSummary, maybeSummarise, openSummary } from "./render/overlays.js";
@@ -20,6 +20,12 @@ export function onFrame(frame) {
     case "event":
       return onEvent(frame);
     case "error":
+      if (frame.code === "suspended") {
+        // The socket closes next and is not reopened (socket.js).
+        S.stopped = true;
+        showSuspended(frame.message || gettext("Your account is suspended."));
+        return;
+      }
       setPending(false);
       forgetWantedChatSetting();
       toast(frame.message || gettext("Refused."));

@@ -35,3 +35,22 @@ export function announce(text) {
   // A fresh text node so that screen readers re-read identical lines.
   setTimeout(() => (live.textContent = text), 30);
 }
+
+/** A moderator suspended this account: the one thing the table still shows is the
+ * suspension's own message (what, why, until when). Everything else goes (the seat
+ * that a bot now keeps, "reclaim my seat", the chat, the buttons) and stays inert,
+ * and every other toast on the page is cleared so the message is said once. */
+export function showSuspended(text) {
+  const root = document.getElementById("kz-table");
+  const box = document.getElementById("kz-suspended");
+  if (!root || !box) return;
+  document.body.dataset.suspended = "1";
+  document.querySelectorAll("#kz-toasts > *").forEach((node) => node.remove());
+  box.textContent = text;
+  box.hidden = false;
+  for (const child of root.children) {
+    if (child === box) continue;
+    child.hidden = true;
+    child.inert = true;
+  }
+}

@@ -68,6 +68,8 @@ function connect() {
     S.open = false;
     S.ws = null;
     hooks.onClose();
+    // A suspension already said everything (frames.js): no banner, no reconnecting.
+    if (S.stopped) return;
     // Only in-process clients see these codes; a browser gets 1006 (see above).
     if (ev.code === 4403 || ev.code === 4404) {
       stop(REFUSED[ev.code === 4403 ? 403 : 404]);

@@ -21,7 +21,7 @@ export function addChat(m) {
   // A tournament director's message reads as the event's, not as a player's line.
   const director = m.channel === "director";
   const who = director ? gettext("Director %(name)s:", { name: m.name || m.user || "?" }) : (m.name || m.user || "?");
-  const li = h("li", { "data-chat-id": m.id ?? "", class: director ? "chat-director" : "" }, h("strong", { text: who }), h("span", { text: ` ${m.text}` }));
+  const li = h("li", { "data-chat-id": m.id ?? "", "data-user": m.user ?? "", class: director ? "chat-director" : "" }, h("strong", { text: who }), h("span", { text: ` ${m.text}` }));
   if (m.at) li.title = new Date(m.at).toLocaleTimeString(language);
   list.append(li);
   while (list.children.length > 200) list.firstChild.remove();
