@@ -17,10 +17,11 @@ pytestmark = pytest.mark.django_db
 # once whether the viewer is in a live series ("Your game is on"), twice about tournament
 # rounds (the round banner), once for the sanctions in force (the notice),
 # once whether they are a moderator (the menu's link) and once for the unread
-# notifications (the badge). A profile also lists the clubs.
+# notifications (the badge). A profile also lists the clubs and sums up the player's
+# reviewed games (one query).
 LEADERBOARD_ANONYMOUS = 7
 LEADERBOARD_SIGNED_IN = 18
-PROFILE = 8
+PROFILE = 9
 
 
 def a_player_with_series(users):
