@@ -82,18 +82,6 @@ class TournamentForm(forms.Form):
     prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
-
-class DetailsForm(forms.Form):
-    """The event's texts, edited on its page by its directors."""
-
-    description = forms.CharField(label=_("Description"), required=False,
-                                  max_length=DETAILS_MAX, strip=False,
-                                  widget=forms.Textarea(attrs={"rows": 3}))
-    rules_text = forms.CharField(label=_("Rules"), required=False, max_length=DETAILS_MAX,
-                                 strip=False, widget=forms.Textarea(attrs={"rows": 3}))
-    prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
-                             strip=False, widget=forms.Textarea(attrs={"rows": 2}))
-
     def clean_time_zone(self) -> str:
         name = self.cleaned_data.get("time_zone") or "UTC"
         try:
@@ -112,6 +100,18 @@ class DetailsForm(forms.Form):
             local = when.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
             data["starts_at"] = local.astimezone(UTC)
         return data
+
+
+class DetailsForm(forms.Form):
+    """The event's texts, edited on its page by its directors."""
+
+    description = forms.CharField(label=_("Description"), required=False,
+                                  max_length=DETAILS_MAX, strip=False,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
+    rules_text = forms.CharField(label=_("Rules"), required=False, max_length=DETAILS_MAX,
+                                 strip=False, widget=forms.Textarea(attrs={"rows": 3}))
+    prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
+                             strip=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class RegisterForm(forms.Form):

@@ -25,9 +25,9 @@ from tests.games.test_live_play import take_over
 from tests.games.ws import connect, session_cookie
 
 # Database round trips of one signed-in handshake (session, user, suspension; the
-# table's facts, a statement each; the reader's blocks and mute; the spectators' chat
-# choice).
-HANDSHAKE_ROUND_TRIPS = 12
+# table's facts, a statement each, the tournament match played there among them; the
+# reader's blocks and mute; the spectators' chat choice).
+HANDSHAKE_ROUND_TRIPS = 13
 
 
 @pytest.mark.django_db
