@@ -89,7 +89,8 @@ def results_of(tournament: Tournament, replace: dict[int, ResultFigures] | None 
             round=match.round.number,
             side_a=tuple(s.entry_id for s in sides["A"]),
             side_b=tuple(s.entry_id for s in sides["B"]),
-            outcome=outcome, loss_a=loss_a, loss_b=loss_b, forfeit=forfeit))
+            outcome=outcome, loss_a=loss_a, loss_b=loss_b, forfeit=forfeit,
+            absent=tuple(match.absent)))
     return out
 
 

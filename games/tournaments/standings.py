@@ -28,9 +28,16 @@ points; it adds nothing to the loss-point difference, Sonneborn–Berger or wins
 a *withdrawn* entry did play stand, and they still count for its opponents. A bye or a
 forfeit win still scores 2 match points; the rounds an entry was not paired score 0.
 
+**Absent entries**: an entry none of whose players checked in by a round's deadline
+is absent from that round; it loses the match by forfeit (0 points) even when bots
+played its seats for the table's sake (``MatchResult.absent``), and its cross-table
+cell says ``X``.
+
 Places: bot entries and disqualified entries are listed (labelled) but take no place,
-so the prize places 1, 2, 3 … always go to people's entries. Disqualified entries are
-listed last.
+and neither does an entry that **played no round itself** (every match of it a bye or
+one it was absent from: it never came to a table, whatever points forfeits and byes
+gave it), so the prize places 1, 2, 3 … always go to people's entries who played.
+Disqualified entries are listed last.
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 WIN, TIE, LOSS = 2, 1, 0
+# The cross-table's cell of a round an entry was absent from.
+ABSENT_MARK = "X"
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,9 @@ class MatchResult:
     loss_a: int = 0
     loss_b: int = 0
     forfeit: bool = False
+    # Entries of the match absent from it (nobody of theirs checked in): a forfeit loss
+    # for them even if bots played their seats.
+    absent: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.outcome not in ("A", "B", "tie", "bye", "none"):
@@ -105,6 +117,10 @@ class Row:
     wins: int = 0
     lot: int = 0
     played: int = 0
+    # Rounds it was absent from, and whether it came to a table at least once (an
+    # entry that never did takes no place).
+    absent: int = 0
+    present: bool = False
     rank: int = 0
     place: int | None = None
     by_round: dict[int, str] = field(default_factory=dict)
@@ -150,7 +166,11 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
             for entry in own:
                 if entry in rows:
                     met[entry].append((result, side, other))
-                    rows[entry].by_round[result.round] = _mark(result, side)
+                    away = entry in result.absent
+                    rows[entry].by_round[result.round] = ABSENT_MARK if away else _mark(
+                        result, side)
+                    rows[entry].absent += away
+                    rows[entry].present |= not away and result.outcome != "bye"
     virtual = Fraction(rounds_completed)
     for entry_id, row in rows.items():
         played_rounds = set()
@@ -192,7 +212,7 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
     place = 0
     for rank, row in enumerate(ordered, start=1):
         row.rank = rank
-        if not row.entry.is_bot and not row.entry.disqualified:
+        if not row.entry.is_bot and not row.entry.disqualified and row.present:
             place += 1
             row.place = place
     return ordered
