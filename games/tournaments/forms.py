@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
-from games.tournaments.models import REASON_MAX, Club
+from games.tournaments.models import REASON_MAX, Club, Tournament
 from kozel_site import ids
 
 CLOCK_CHOICES = [("", _("No clock")), ("15", "15 s"), ("30", "30 s"), ("60", "60 s")]
@@ -60,6 +60,18 @@ class TournamentForm(forms.Form):
                                label=_("Rated"))
     bots_allowed = forms.BooleanField(label=_("Bots may fill a missing seat or pair"),
                                       required=False)
+    absent_policy = forms.ChoiceField(
+        label=_("An absent entry (nobody of it checked in)"), choices=Tournament.Absence.choices,
+        initial=Tournament.Absence.FORFEIT, help_text=_("Either way it loses that match by "
+        "forfeit; a bot needs bots allowed, and a rated event has none."))
+    absent_withdraw_after = forms.IntegerField(
+        label=_("Withdraw an entry absent this many rounds"), min_value=0, max_value=30,
+        initial=2, help_text=_("0: never."))
+    break_minutes = forms.IntegerField(label=_("Break between rounds (minutes)"), min_value=0,
+                                       max_value=60, initial=1)
+    seed_by_rating = forms.BooleanField(
+        label=_("Seed round 1 by rating"), required=False,
+        help_text=_("Swiss: the top half by rating meets the bottom half in round 1."))
 
 
 class RegisterForm(forms.Form):

@@ -170,8 +170,53 @@ def entry_of(tournament: Tournament, user: User | AnonymousUser | None
 
 
 def matches_of_round(round_: Round) -> list[Match]:
-    return list(round_.matches.select_related("table", "series")
-                .prefetch_related("sides__entry").order_by("number"))
+    """The round's matches, each with ``bot_for``: the names of the people a bot
+    played for (absent, or of an entry no longer playing), and ``absent_names``."""
+    matches = list(round_.matches.select_related("table", "series")
+                   .prefetch_related("sides__entry__player1", "sides__entry__player2")
+                   .order_by("number"))
+    for match in matches:
+        people = seat_people(match)
+        match.bot_for = [people[p] for p in match.substitutes if p in people]  # type: ignore[attr-defined]
+        match.absent_names = [s.entry.name for s in match.sides.all()  # type: ignore[attr-defined]
+                              if s.entry_id in match.absent]
+    return matches
+
+
+def seat_people(match: Match) -> dict[int, str]:
+    """Seat → the person's name, from the match's (prefetched) sides (R1: side A at
+    seats 0+2, side B at 1+3; a pair's player 1 at the lower seat)."""
+    out: dict[int, str] = {}
+    for side in match.sides.all():
+        base = 0 if side.side == "A" else 1
+        entry = side.entry
+        players = [entry.player1, entry.player2] if entry.player2_id else [entry.player1]
+        if len(players) == 2:
+            for i, user in enumerate(players):
+                if user is not None:
+                    out[base + 2 * i] = user.get_username()
+        elif players[0] is not None:
+            out[base + 2 * side.slot] = players[0].get_username()
+    return out
+
+
+def forbidden_pairs(tournament: Tournament) -> list[tuple[int, int, str, str]]:
+    """The pairings a director ruled out, with the entries' names."""
+    names = dict(tournament.entries.values_list("pk", "name"))
+    return [(a, b, names.get(a, "?"), names.get(b, "?")) for a, b in tournament.forbidden_pairs]
+
+
+def forbidden_matches(tournament: Tournament, matches: list[Match]) -> set[int]:
+    """The matches (of a round not started) that make a forbidden pairing: a swap or a
+    manual pairing may; the page flags them."""
+    banned = {frozenset(p) for p in tournament.forbidden_pairs}
+    out = set()
+    for match in matches:
+        a = [s.entry_id for s in match.sides.all() if s.side == "A"]
+        b = [s.entry_id for s in match.sides.all() if s.side == "B"]
+        if any(frozenset((x, y)) in banned for x in a for y in b):
+            out.add(match.pk)
+    return out
 
 
 def pending_match_of(user: User | AnonymousUser | None) -> Match | None:

@@ -94,6 +94,8 @@ def validate(s: EventSettings) -> EventSettings:
     if s.absent_policy == Tournament.Absence.BOT and not s.bots_allowed:
         raise InvalidRequestError(_("A bot can play for an absent entry only when the "
                                     "event allows bots."))
+    if s.seed_by_rating and s.format != "swiss":
+        raise InvalidRequestError(_("Seeding by rating is for Swiss events."))
     withdraw_after = _int_in(s.absent_withdraw_after, 0, MAX_ABSENT_ROUNDS,
                              _("The absent rounds before a withdrawal"))
     if checkin >= round_seconds:
