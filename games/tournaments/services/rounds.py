@@ -781,8 +781,8 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: User | None,
 def repair_without(t: Tournament, entry: Entry, actor: User | None) -> None:
     """An entry left while the next round is paired but not started: pair it again
     without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
-    if t.format not in ("swiss", "rotation"):
-        return
+    if t.format not in ("swiss", "rotation") or entry.pk is None:
+        return  # a fixed schedule; or an entry removed before it was ever paired
     waiting = t.round_set.filter(status=Round.Status.PAIRED,
                                  matches__sides__entry=entry).first()
     if waiting is not None:
