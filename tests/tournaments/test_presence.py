@@ -208,3 +208,28 @@ def test_the_event_page_states_the_presence_rules(client, club_cast):
     assert "An entry absent 3 rounds is withdrawn." in page
     assert "An entry that played no round itself takes no place." in page
     assert "Break between rounds: 300 s." in page
+
+
+def test_an_entry_that_played_no_round_itself_takes_no_place_whatever_its_points():
+    from games.tournaments import standings
+
+    entries = [standings.EntryInfo(i, f"e{i}") for i in (1, 2, 3, 4, 5)]
+    results = [
+        # Round 1: entry 1 has the bye (2 points), 2 beats 3, 4 beats 5.
+        standings.MatchResult(1, (1,), (), "bye"),
+        standings.MatchResult(1, (2,), (3,), "A", 4, 12),
+        standings.MatchResult(1, (4,), (5,), "A", 2, 12),
+        # Round 2: entry 1 never came (a forfeit loss to 2); 4 beats 3; 5 has the bye.
+        standings.MatchResult(2, (2,), (1,), "A", forfeit=True, absent=(1,)),
+        standings.MatchResult(2, (4,), (3,), "A", 6, 12),
+        standings.MatchResult(2, (5,), (), "bye"),
+    ]
+    rows = {r.entry.id: r for r in standings.compute(entries, results, 2, seed=1)}
+    # By hand: 2 and 4 have 4 points, 1 and 5 have 2 (byes), 3 has 0.
+    assert {e: rows[e].points for e in rows} == {1: 2, 2: 4, 3: 0, 4: 4, 5: 2}
+    assert rows[1].present is False and rows[1].absent == 1 and rows[1].place is None
+    assert rows[1].by_round == {1: "B", 2: "X"}
+    assert rows[5].present is True  # it played round 1 itself
+    # Ranked among the points, yet the places 1–4 go to the four entries that played.
+    assert rows[1].rank in (3, 4)
+    assert sorted(rows[e].place for e in (2, 3, 4, 5)) == [1, 2, 3, 4]
