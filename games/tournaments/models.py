@@ -194,6 +194,14 @@ class Tournament(models.Model):
         return minutes if minutes and not rest else None
 
 
+    @property
+    def break_minutes(self) -> int | None:
+        """The break between rounds in minutes when it is a whole number of them (the
+        form asks minutes), else None (the page says seconds)."""
+        minutes, rest = divmod(self.break_seconds, 60)
+        return minutes if not rest else None
+
+
 class Entry(models.Model):
     """A pair (pairs events) or a player (individual), or a labelled bot entry."""
 

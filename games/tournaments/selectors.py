@@ -75,22 +75,24 @@ def results_of(tournament: Tournament, replace: dict[int, ResultFigures] | None 
     """Every finished match as the standings see it; ``replace`` (match id → outcome,
     loss points A and B, forfeit) shows the standings a correction would give."""
     replace = replace or {}
+    # Plain values in two queries (no model instances): the pairer reads this for every
+    # round it pairs, the page for every view.
+    sides: dict[int, dict[str, list[int]]] = defaultdict(lambda: {"A": [], "B": []})
+    for match_id, side, entry_id in (MatchSide.objects.filter(
+            match__round__tournament=tournament, match__status=Match.Status.FINISHED)
+            .order_by("match_id", "side", "slot").values_list("match_id", "side", "entry_id")):
+        sides[match_id][side].append(entry_id)
     out = []
-    matches = (Match.objects.filter(round__tournament=tournament,
-                                    status=Match.Status.FINISHED)
-               .select_related("round").prefetch_related("sides"))
-    for match in matches:
-        sides: dict[str, list[MatchSide]] = {"A": [], "B": []}
-        for side in sorted(match.sides.all(), key=lambda s: (s.side, s.slot)):
-            sides[side.side].append(side)
+    for pk, number, stored_outcome, stored_a, stored_b, stored_forfeit, absent in (
+            Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED)
+            .order_by("round__number", "number").values_list(
+                "pk", "round__number", "outcome", "loss_a", "loss_b", "forfeit", "absent")):
         outcome, loss_a, loss_b, forfeit = replace.get(
-            match.pk, (match.outcome or "none", match.loss_a, match.loss_b, match.forfeit))
+            pk, (stored_outcome or "none", stored_a, stored_b, stored_forfeit))
         out.append(standings.MatchResult(
-            round=match.round.number,
-            side_a=tuple(s.entry_id for s in sides["A"]),
-            side_b=tuple(s.entry_id for s in sides["B"]),
+            round=number, side_a=tuple(sides[pk]["A"]), side_b=tuple(sides[pk]["B"]),
             outcome=outcome, loss_a=loss_a, loss_b=loss_b, forfeit=forfeit,
-            absent=tuple(match.absent)))
+            absent=tuple(absent)))
     return out
 
 

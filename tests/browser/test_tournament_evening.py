@@ -85,7 +85,8 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
     for page in pages.values():
         page.goto("/")
         expect(page.locator("#tournament-banner")).to_have_attribute("data-connected", "1")
-    boss.locator("#start-tournament").click()
+    boss.locator("#pair-round").click()
+    boss.locator("#start-round").click()
     expect(boss.locator("#tournament-live [data-round='1']")).to_be_visible()
     th.screenshot(boss, "tournament-director-round-1")
 

@@ -207,7 +207,7 @@ def test_the_event_page_states_the_presence_rules(client, club_cast):
     assert "a bot plays their seats for the table's sake" in page
     assert "An entry absent 3 rounds is withdrawn." in page
     assert "An entry that played no round itself takes no place." in page
-    assert "Break between rounds: 300 s." in page
+    assert "Break between rounds: 5 min." in page
 
 
 def test_an_entry_that_played_no_round_itself_takes_no_place_whatever_its_points():

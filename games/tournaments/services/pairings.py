@@ -24,7 +24,7 @@ from games.errors import TableStateError
 from games.events import send_event_on_commit
 from games.ratings import selectors as rating_selectors
 from games.ratings.models import Rating
-from games.tournaments import pairing, publish, selectors
+from games.tournaments import pairing, publish, selectors, standings
 from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
 from games.tournaments.services import audit, events
 from games.tournaments.services.events import lock_tournament
@@ -51,15 +51,18 @@ def _history(t: Tournament) -> dict[str, Any]:
     return {"byes": byes, "partners": partners, "opponents": opponents}
 
 
-def swiss_history(t: Tournament) -> pairing.SwissHistory:
-    """The Swiss pairer's view of the finished matches: meetings at the table counted
-    (forfeits are none), byes, forfeit wins and each entry's floats."""
+def swiss_history(t: Tournament, results: list[standings.MatchResult] | None = None
+                  ) -> pairing.SwissHistory:
+    """The Swiss pairer's view of the finished matches (``results``: read once by the
+    caller): meetings at the table counted (forfeits are none), byes, forfeit wins and
+    each entry's floats."""
     return pairing.swiss_history(
         pairing.PlayedMatch(
             round=r.round, a=r.side_a[0], b=r.side_b[0] if r.side_b else None,
             points_a=r.points("A"), points_b=r.points("B") if r.side_b else 0,
             forfeit=r.outcome != "bye" and not r.played)
-        for r in selectors.results_of(t) if len(r.side_a) == 1)
+        for r in (selectors.results_of(t) if results is None else results)
+        if len(r.side_a) == 1)
 
 
 def _schedule_order(t: Tournament, entries: list[Entry]) -> list[int]:
@@ -121,7 +124,9 @@ def compute_pairing(t: Tournament, number: int, manual_pairs: list[list[int]]
                     ) -> PairingPlan:
     """Compute round ``number``'s pairing from the stored results (reads only, so it runs
     without the tournament's lock). Deterministic given the event's seed and results."""
-    rows = selectors.standings_of(t)
+    results = selectors.results_of(t)
+    rows = standings.compute(selectors.entry_infos(t), results, selectors.rounds_completed(t),
+                             t.seed)
     scores = {r.entry.id: r.points for r in rows}
     active = {e.pk: e for e in t.entries.filter(status=Entry.Status.ACTIVE,
                                                  first_round__lte=number)}
@@ -139,7 +144,7 @@ def compute_pairing(t: Tournament, number: int, manual_pairs: list[list[int]]
             ranked.sort(key=lambda e: (-strength[e], position[e]))
             taken = {e for p in fixed for e in p}
             fixed += pairing.seeded_pairs([e for e in ranked if e not in taken], forbidden)
-        swiss = swiss_history(t)
+        swiss = swiss_history(t, results)
         result = pairing.pair_swiss(
             ranked, scores, swiss.meetings, swiss.byes, seed, fixed=fixed,
             forbidden=forbidden, floats=swiss.floats, forfeit_wins=swiss.forfeit_wins)
@@ -188,21 +193,19 @@ def save_pairing_locked(t: Tournament, number: int, plan: PairingPlan,
     def real(entry_id: int) -> int:
         return bot_ids.get(entry_id, entry_id)
 
-    n = 0
-    for side_a, side_b in plan.matches:
-        n += 1
-        match = Match.objects.create(round=round_, number=n)
-        MatchSide.objects.bulk_create(
-            [MatchSide(match=match, side="A", slot=i, entry_id=real(e))
-             for i, e in enumerate(side_a)]
-            + [MatchSide(match=match, side="B", slot=i, entry_id=real(e))
-               for i, e in enumerate(side_b)])
-    for entry_id in plan.byes:
-        n += 1
-        match = Match.objects.create(round=round_, number=n, outcome="bye",
-                                     status=Match.Status.FINISHED,
-                                     finished_at=timezone.now())
-        MatchSide.objects.create(match=match, side="A", slot=0, entry_id=real(entry_id))
+    # Two inserts for the whole round (the lock is held for them): the matches, then
+    # every side; a bye is a finished match with side A only.
+    now = timezone.now()
+    tables = [(a, b) for a, b in plan.matches] + [((e,), ()) for e in plan.byes]
+    matches = Match.objects.bulk_create([
+        Match(round=round_, number=n, **({} if n <= len(plan.matches) else {
+            "outcome": "bye", "status": Match.Status.FINISHED, "finished_at": now}))
+        for n in range(1, len(tables) + 1)])
+    MatchSide.objects.bulk_create([
+        MatchSide(match=match, side=side, slot=i, entry_id=real(e))
+        for match, (side_a, side_b) in zip(matches, tables, strict=True)
+        for side, members in (("A", side_a), ("B", side_b))
+        for i, e in enumerate(members)])
     audit.record(t.club, actor, "round.pair", tournament=t, round=number,
                  tables=len(plan.matches), byes=len(plan.byes))
     send_event_on_commit(*publish.changed(t.pk))
