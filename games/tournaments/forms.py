@@ -62,16 +62,26 @@ class TournamentForm(forms.Form):
                                       required=False)
     absent_policy = forms.ChoiceField(
         label=_("An absent entry (nobody of it checked in)"), choices=Tournament.Absence.choices,
-        initial=Tournament.Absence.FORFEIT, help_text=_("Either way it loses that match by "
-        "forfeit; a bot needs bots allowed, and a rated event has none."))
+        initial=Tournament.Absence.FORFEIT, required=False,
+        help_text=_("Either way it loses that match by forfeit; a bot needs bots allowed, "
+                    "and a rated event has none."))
     absent_withdraw_after = forms.IntegerField(
         label=_("Withdraw an entry absent this many rounds"), min_value=0, max_value=30,
-        initial=2, help_text=_("0: never."))
+        initial=2, required=False, help_text=_("0: never."))
     break_minutes = forms.IntegerField(label=_("Break between rounds (minutes)"), min_value=0,
-                                       max_value=60, initial=1)
+                                       max_value=60, initial=1, required=False)
     seed_by_rating = forms.BooleanField(
         label=_("Seed round 1 by rating"), required=False,
         help_text=_("Swiss: the top half by rating meets the bottom half in round 1."))
+
+
+    def clean(self) -> dict[str, object]:
+        """A setting left empty takes its default (the form's initial value)."""
+        data = super().clean() or {}
+        for name in ("absent_policy", "absent_withdraw_after", "break_minutes"):
+            if data.get(name) in (None, ""):
+                data[name] = self.fields[name].initial
+        return data
 
 
 class RegisterForm(forms.Form):
