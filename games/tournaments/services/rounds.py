@@ -1,11 +1,13 @@
-"""Running a tournament: pair a round, start it, check in, score matches, end rounds.
+"""Running a tournament: start a round, check in, presence, score matches, end rounds.
 
-A round's life: **paired** (matches and sides written; a director may still re-pair),
+A round's life: **paired** (services/pairings.py; a director may still change it),
 **check-in** (tables created through games/services/tables.py with everybody seated;
 a match's series starts through games/services/series.py as soon as its people have
-checked in), **playing**, **finished**. At the check-in deadline a person who has not
-checked in loses the match by forfeit, or a Casual bot plays their seat when the event
-allows bots. At the round's time limit every series still playing ends through
+checked in), **playing**, **finished**. At the check-in deadline presence decides
+(:func:`_settle_checkin_locked`): an entry none of whose people checked in is absent
+and loses by forfeit (a bot may play its seats, the match still its forfeit); a pair
+missing one partner gets a bot for that seat when bots are allowed, else forfeits.
+At the round's time limit every series still playing ends through
 games/services/finish.py with the reason ``round_time``: fewer loss points wins, equal
 is a tie.
 
