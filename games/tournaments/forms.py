@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
-from games.tournaments.models import DETAILS_MAX, REASON_MAX, Club
+from games.tournaments.models import DETAILS_MAX, REASON_MAX, Club, Tournament
 from kozel_site import ids
 
 TIME_ZONES = [(name, name) for name in sorted(available_timezones())]
@@ -82,6 +82,20 @@ class TournamentForm(forms.Form):
     prizes = forms.CharField(label=_("Prizes"), required=False, max_length=DETAILS_MAX,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
+    absent_policy = forms.ChoiceField(
+        label=_("An absent entry (nobody of it checked in)"), choices=Tournament.Absence.choices,
+        initial=Tournament.Absence.FORFEIT, required=False,
+        help_text=_("Either way it loses that match by forfeit; a bot needs bots allowed, "
+                    "and a rated event has none."))
+    absent_withdraw_after = forms.IntegerField(
+        label=_("Withdraw an entry absent this many rounds"), min_value=0, max_value=30,
+        initial=2, required=False, help_text=_("0: never."))
+    break_minutes = forms.IntegerField(label=_("Break between rounds (minutes)"), min_value=0,
+                                       max_value=60, initial=1, required=False)
+    seed_by_rating = forms.BooleanField(
+        label=_("Seed round 1 by rating"), required=False,
+        help_text=_("Swiss: the top half by rating meets the bottom half in round 1."))
+
     def clean_time_zone(self) -> str:
         name = self.cleaned_data.get("time_zone") or "UTC"
         try:
@@ -95,6 +109,10 @@ class TournamentForm(forms.Form):
         """The start time as the director meant it: the wall-clock time they picked, in
         their time zone, stored as the instant in UTC."""
         data = super().clean() or {}
+        # A setting left empty takes its default (the form's initial value).
+        for name in ("absent_policy", "absent_withdraw_after", "break_minutes"):
+            if data.get(name) in (None, ""):
+                data[name] = self.fields[name].initial
         when, zone = data.get("starts_at"), data.get("time_zone")
         if when is not None and zone:
             local = when.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))

@@ -113,6 +113,10 @@ class Tournament(models.Model):
         ROTATION = "rotation", _("Individual rounds")
         WHIST = "whist", _("Whist schedule (everybody partners everybody once)")
 
+    class Absence(models.TextChoices):
+        FORFEIT = "forfeit", _("The absent entry loses by forfeit")
+        BOT = "bot", _("A bot plays for it; it still loses by forfeit")
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration open")
         CLOSED = "closed", _("Registration closed")
@@ -141,6 +145,15 @@ class Tournament(models.Model):
     rated = models.BooleanField(default=False)
     bots_allowed = models.BooleanField(default=False)
     paused = models.BooleanField(default=False)
+    # An entry none of whose players checked in by a round's deadline is absent: it
+    # loses that match by forfeit whatever happens at the table; with BOT the table
+    # still plays, bots in its seats, for the other players' sake (rounds.py).
+    absent_policy = models.CharField(max_length=8, choices=Absence.choices,
+                                     default=Absence.FORFEIT)
+    # Absent this many rounds in all: withdrawn by the server (0: never).
+    absent_withdraw_after = models.PositiveSmallIntegerField(default=2)
+    # Round 1 of a Swiss paired by the players' conservative ratings instead of by lot.
+    seed_by_rating = models.BooleanField(default=False)
     seed = models.BigIntegerField(default=new_seed, help_text=_("the pairer's and the lot's"))
     forbidden_pairs = models.JSONField(default=list, blank=True,
                                        help_text=_("[[entry, entry], ...] never paired"))
@@ -175,6 +188,10 @@ class Tournament(models.Model):
                                    name="tournament_rounds_range"),
             models.CheckConstraint(condition=Q(recur_weeks__lte=4),
                                    name="tournament_recur_weeks_range"),
+            models.CheckConstraint(condition=Q(absent_withdraw_after__lte=30),
+                                   name="tournament_absent_withdraw_range"),
+            models.CheckConstraint(condition=Q(absent_policy="forfeit") | Q(bots_allowed=True),
+                                   name="tournament_absent_bot_needs_bots"),
             models.CheckConstraint(
                 condition=Q(games_limit__isnull=True) | (Q(games_limit__gte=1)
                                                          & Q(games_limit__lte=20)),
@@ -208,6 +225,14 @@ class Tournament(models.Model):
         return minutes if minutes and not rest else None
 
 
+    @property
+    def break_minutes(self) -> int | None:
+        """The break between rounds in minutes when it is a whole number of them (the
+        form asks minutes), else None (the page says seconds)."""
+        minutes, rest = divmod(self.break_seconds, 60)
+        return minutes if not rest else None
+
+
 class Entry(models.Model):
     """A pair (pairs events) or a player (individual), or a labelled bot entry."""
 
@@ -228,6 +253,8 @@ class Entry(models.Model):
     email_opt_in = models.BooleanField(default=False)
     # The first round this entry may be paired in (a late join starts later).
     first_round = models.PositiveSmallIntegerField(default=1)
+    # Why it was withdrawn or disqualified, shown beside its name (e.g. absent rounds).
+    status_reason = models.CharField(max_length=REASON_MAX, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -313,6 +340,9 @@ class Match(models.Model):
     checked_in = models.JSONField(default=list, blank=True, help_text=_("user ids"))
     substitutes = models.JSONField(default=list, blank=True,
                                    help_text=_("positions a bot plays for an absentee"))
+    # Entries none of whose players checked in by the deadline: they lose this match
+    # by forfeit even when bots played their seats (Tournament.absent_policy).
+    absent = models.JSONField(default=list, blank=True, help_text=_("absent entry ids"))
     corrected = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -339,6 +339,19 @@ def pair_swiss(ranked: Sequence[int], scores: Mapping[int, int],
                       third_meetings=thirds)
 
 
+def seeded_pairs(seeded: Sequence[int],
+                 forbidden: Iterable[frozenset[int]] = ()) -> list[tuple[int, int]]:
+    """A first round seeded by strength: ``seeded`` best first, the top half meets the
+    bottom half in order (1 v k+1, 2 v k+2 …), the lowest-seeded entry of an odd field
+    left out (the bye). Forbidden pairings are left out too: the caller pairs the
+    entries they leave (:func:`pair_swiss` with these pairs as ``fixed``)."""
+    field = list(seeded[: len(seeded) - len(seeded) % 2])
+    half = len(field) // 2
+    banned = set(forbidden)
+    return [(a, b) for a, b in zip(field[:half], field[half:], strict=True)
+            if pair_key(a, b) not in banned]
+
+
 def round_robin(entries: Sequence[int]) -> list[SwissRound]:
     """All rounds of a round robin (Berger tables, the circle method), up to 10 pairs.
 

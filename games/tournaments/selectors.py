@@ -91,21 +91,24 @@ def results_of(tournament: Tournament, replace: dict[int, ResultFigures] | None 
     """Every finished match as the standings see it; ``replace`` (match id → outcome,
     loss points A and B, forfeit) shows the standings a correction would give."""
     replace = replace or {}
+    # Plain values in two queries (no model instances): the pairer reads this for every
+    # round it pairs, the page for every view.
+    sides: dict[int, dict[str, list[int]]] = defaultdict(lambda: {"A": [], "B": []})
+    for match_id, side, entry_id in (MatchSide.objects.filter(
+            match__round__tournament=tournament, match__status=Match.Status.FINISHED)
+            .order_by("match_id", "side", "slot").values_list("match_id", "side", "entry_id")):
+        sides[match_id][side].append(entry_id)
     out = []
-    matches = (Match.objects.filter(round__tournament=tournament,
-                                    status=Match.Status.FINISHED)
-               .select_related("round").prefetch_related("sides"))
-    for match in matches:
-        sides: dict[str, list[MatchSide]] = {"A": [], "B": []}
-        for side in sorted(match.sides.all(), key=lambda s: (s.side, s.slot)):
-            sides[side.side].append(side)
+    for pk, number, stored_outcome, stored_a, stored_b, stored_forfeit, absent in (
+            Match.objects.filter(round__tournament=tournament, status=Match.Status.FINISHED)
+            .order_by("round__number", "number").values_list(
+                "pk", "round__number", "outcome", "loss_a", "loss_b", "forfeit", "absent")):
         outcome, loss_a, loss_b, forfeit = replace.get(
-            match.pk, (match.outcome or "none", match.loss_a, match.loss_b, match.forfeit))
+            pk, (stored_outcome or "none", stored_a, stored_b, stored_forfeit))
         out.append(standings.MatchResult(
-            round=match.round.number,
-            side_a=tuple(s.entry_id for s in sides["A"]),
-            side_b=tuple(s.entry_id for s in sides["B"]),
-            outcome=outcome, loss_a=loss_a, loss_b=loss_b, forfeit=forfeit))
+            round=number, side_a=tuple(sides[pk]["A"]), side_b=tuple(sides[pk]["B"]),
+            outcome=outcome, loss_a=loss_a, loss_b=loss_b, forfeit=forfeit,
+            absent=tuple(absent)))
     return out
 
 
@@ -187,8 +190,53 @@ def entry_of(tournament: Tournament, user: User | AnonymousUser | None
 
 
 def matches_of_round(round_: Round) -> list[Match]:
-    return list(round_.matches.select_related("table", "series")
-                .prefetch_related("sides__entry").order_by("number"))
+    """The round's matches, each with ``bot_for``: the names of the people a bot
+    played for (absent, or of an entry no longer playing), and ``absent_names``."""
+    matches = list(round_.matches.select_related("table", "series")
+                   .prefetch_related("sides__entry__player1", "sides__entry__player2")
+                   .order_by("number"))
+    for match in matches:
+        people = seat_people(match)
+        match.bot_for = [people[p] for p in match.substitutes if p in people]  # type: ignore[attr-defined]
+        match.absent_names = [s.entry.name for s in match.sides.all()  # type: ignore[attr-defined]
+                              if s.entry_id in match.absent]
+    return matches
+
+
+def seat_people(match: Match) -> dict[int, str]:
+    """Seat → the person's name, from the match's (prefetched) sides (R1: side A at
+    seats 0+2, side B at 1+3; a pair's player 1 at the lower seat)."""
+    out: dict[int, str] = {}
+    for side in match.sides.all():
+        base = 0 if side.side == "A" else 1
+        entry = side.entry
+        players = [entry.player1, entry.player2] if entry.player2_id else [entry.player1]
+        if len(players) == 2:
+            for i, user in enumerate(players):
+                if user is not None:
+                    out[base + 2 * i] = user.get_username()
+        elif players[0] is not None:
+            out[base + 2 * side.slot] = players[0].get_username()
+    return out
+
+
+def forbidden_pairs(tournament: Tournament) -> list[tuple[int, int, str, str]]:
+    """The pairings a director ruled out, with the entries' names."""
+    names = dict(tournament.entries.values_list("pk", "name"))
+    return [(a, b, names.get(a, "?"), names.get(b, "?")) for a, b in tournament.forbidden_pairs]
+
+
+def forbidden_matches(tournament: Tournament, matches: list[Match]) -> set[int]:
+    """The matches (of a round not started) that make a forbidden pairing: a swap or a
+    manual pairing may; the page flags them."""
+    banned = {frozenset(p) for p in tournament.forbidden_pairs}
+    out = set()
+    for match in matches:
+        a = [s.entry_id for s in match.sides.all() if s.side == "A"]
+        b = [s.entry_id for s in match.sides.all() if s.side == "B"]
+        if any(frozenset((x, y)) in banned for x in a for y in b):
+            out.add(match.pk)
+    return out
 
 
 @dataclass

@@ -28,11 +28,19 @@ points; it adds nothing to the loss-point difference, Sonneborn–Berger or wins
 a *withdrawn* entry did play stand, and they still count for its opponents. A bye or a
 forfeit win still scores 2 match points; the rounds an entry was not paired score 0.
 
+**Absent entries**: an entry none of whose players checked in by a round's deadline
+is absent from that round; it loses the match by forfeit (0 points) even when bots
+played its seats for the table's sake (``MatchResult.absent``), and its cross-table
+cell says ``X``.
+
 Places: bot entries, withdrawn and disqualified entries are listed (labelled) but take
-no place, so the prize places 1, 2, 3 … always go to people still playing; nobody has a
-place before a round is finished (0 points each is no ranking). Disqualified entries
-are listed last. The cross-table numbers every entry by its place; an entry without a
-place gets a letter (a, b, …) instead, so a number there is always the place.
+no place, and neither does an entry that **played no round itself** (every match of it
+a bye or one it was absent from: it never came to a table, whatever points forfeits
+and byes gave it), so the prize places 1, 2, 3 … always go to people still playing who
+played; nobody has a place before a round is finished (0 points each is no ranking).
+Disqualified entries are listed last. The cross-table numbers every entry by its place;
+an entry without a place gets a letter (a, b, …) instead, so a number there is always
+the place.
 
 Head-to-head is shown only where it separated a group tied on the steps before it
 (``head_to_head_decides``); elsewhere the figure decided nothing and is not shown.
@@ -46,6 +54,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 WIN, TIE, LOSS = 2, 1, 0
+# The cross-table's cell of a round an entry was absent from.
+ABSENT_MARK = "X"
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,9 @@ class MatchResult:
     loss_a: int = 0
     loss_b: int = 0
     forfeit: bool = False
+    # Entries of the match absent from it (nobody of theirs checked in): a forfeit loss
+    # for them even if bots played their seats.
+    absent: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.outcome not in ("A", "B", "tie", "bye", "none"):
@@ -110,6 +123,10 @@ class Row:
     wins: int = 0
     lot: int = 0
     played: int = 0
+    # Rounds it was absent from, and whether it came to a table at least once (an
+    # entry that never did takes no place).
+    absent: int = 0
+    present: bool = False
     rank: int = 0
     place: int | None = None
     by_round: dict[int, str] = field(default_factory=dict)
@@ -159,7 +176,11 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
             for entry in own:
                 if entry in rows:
                     met[entry].append((result, side, other))
-                    rows[entry].by_round[result.round] = _mark(result, side)
+                    away = entry in result.absent
+                    rows[entry].by_round[result.round] = ABSENT_MARK if away else _mark(
+                        result, side)
+                    rows[entry].absent += away
+                    rows[entry].present |= not away and result.outcome != "bye"
     virtual = Fraction(rounds_completed)
     for entry_id, row in rows.items():
         played_rounds = set()
@@ -206,7 +227,7 @@ def compute(entries: Sequence[EntryInfo], results: Sequence[MatchResult],
     for rank, row in enumerate(ordered, start=1):
         row.rank = rank
         if (rounds_completed and not row.entry.is_bot and not row.entry.disqualified
-                and not row.entry.withdrawn):
+                and not row.entry.withdrawn and row.present):
             place += 1
             row.place = place
             row.number = str(place)

@@ -257,7 +257,11 @@ def tournament_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
                 round_seconds=data["round_minutes"] * 60, rated=data["rated"],
                 bots_allowed=data["bots_allowed"], games_limit=data["games_limit"],
                 details=EventDetails(data["description"], data["rules_text"],
-                                     data["prizes"])))
+                                     data["prizes"]),
+                break_seconds=data["break_minutes"] * 60,
+                absent_policy=data["absent_policy"],
+                absent_withdraw_after=data["absent_withdraw_after"],
+                seed_by_rating=data["seed_by_rating"]))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -300,6 +304,10 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
     context["announcements"] = event_reads.event_announcements(tournament)
     context["co_directors"] = list(tournament.co_directors.all())
     context["next_occurrence"] = Tournament.objects.filter(recurs_from=tournament).first()
+    waiting = next((r for r, _m in by_round if r.status == Round.Status.PAIRED), None)
+    context["waiting"] = waiting
+    context["flagged"] = set().union(*(selectors.forbidden_matches(tournament, m)
+                                       for r, m in by_round if r.status == Round.Status.PAIRED))
     if directing:
         context["audit"] = list(AuditEntry.objects.filter(tournament=tournament)
                                 .select_related("actor")[:200])
@@ -308,7 +316,23 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
         context["details_form"] = forms.DetailsForm(initial={
             f: getattr(tournament, f) for f in ("description", "rules_text", "prizes")})
         context["names_co_directors"] = permissions.can_direct(club, request.user)
+        context["forbidden"] = selectors.forbidden_pairs(tournament)
+        context["next_to_pair"] = next_to_pair(tournament, rounds)
     return context
+
+
+def next_to_pair(tournament: Tournament, rounds: list[Round]) -> int | None:
+    """The round a director's "Pair round N" would pair now (None: none can be)."""
+    if tournament.status in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
+        return 1
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    if not rounds:
+        return 1
+    last = rounds[-1]
+    if last.status == Round.Status.FINISHED and last.number < tournament.rounds:
+        return last.number + 1
+    return None
 
 
 @require_GET
@@ -536,13 +560,16 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     response, out = _csv_response(f"tournament-{tournament.pk}-standings.csv")
     out.writerow(["rank", "place", "entry", "bot", "status", "points", "buchholz",
-                  "head_to_head", "loss_point_diff", "sonneborn_berger", "wins"])
+                  "head_to_head", "loss_point_diff", "sonneborn_berger", "wins",
+                  "absent_rounds", "played_itself", "status_reason"])
     entries = {e.pk: e for e in tournament.entries.all()}
     for row in selectors.standings_of(tournament):
+        entry = entries[row.entry.id]
         out.writerow([row.rank, row.place or "", _safe(row.entry.name), int(row.entry.is_bot),
-                      entries[row.entry.id].status, row.points, f"{float(row.buchholz):.2f}",
+                      entry.status, row.points, f"{float(row.buchholz):.2f}",
                       row.head_to_head, row.loss_point_diff,
-                      f"{float(row.sonneborn_berger):.2f}", row.wins])
+                      f"{float(row.sonneborn_berger):.2f}", row.wins, row.absent,
+                      int(row.present), entry.status_reason])
     return response
 
 
@@ -551,7 +578,7 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     response, out = _csv_response(f"tournament-{tournament.pk}-results.csv")
     out.writerow(["round", "match", "side_a", "side_b", "outcome", "loss_a", "loss_b",
-                  "forfeit", "termination", "corrected"])
+                  "forfeit", "termination", "corrected", "absent", "bot_played_for"])
     for r in tournament.round_set.order_by("number"):
         for m in selectors.matches_of_round(r):
             sides: dict[str, list[str]] = {"A": [], "B": []}
@@ -559,7 +586,9 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 sides[s.side].append(_safe(s.entry.name))
             out.writerow([r.number, m.number, " + ".join(sides["A"]), " + ".join(sides["B"]),
                           m.outcome, m.loss_a, m.loss_b, int(m.forfeit), m.termination,
-                          int(m.corrected)])
+                          int(m.corrected),
+                          " + ".join(_safe(n) for n in m.absent_names),  # type: ignore[attr-defined]
+                          " + ".join(_safe(n) for n in m.bot_for)])  # type: ignore[attr-defined]
     return response
 
 

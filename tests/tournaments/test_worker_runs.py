@@ -161,31 +161,35 @@ def test_matches_of_a_fixed_number_of_games_end_after_them_on_a_real_worker(
 
 def test_six_individual_players_with_bots_allowed_play_two_rounds_on_a_real_worker(
         club_cast, celery_worker):
-    """Six people in an individual event that allows bots: two Casual bot entries fill
-    the second table (no byes). Nobody checks in, so at each check-in deadline (the
-    worker's task) Casual bots take the people's seats, and the worker plays both rounds
-    to the end; the people are placed 1-6, the bots get no place."""
+    """Six people in an individual event that allows bots and lets a bot play for an
+    absent entry: two Casual bot entries fill the second table (no byes). Nobody checks
+    in, so at each check-in deadline (the worker's task) Casual bots take the people's
+    seats and the worker plays both rounds to the end — but every person is absent, so
+    every match is scored as their forfeit: nobody keeps points for a bot's play, all
+    six are withdrawn after their second absent round, and nobody takes a place."""
     t = event(club_cast, fmt="rotation", rounds=2, target=6, bots_allowed=True,
-              checkin_seconds=5, games_limit=2)
+              absent_policy="bot", checkin_seconds=5, games_limit=2)
     enter_players(t, club_cast.players[:6])
     act(t, club_cast.director, "start")
     took = _run_to_the_end(t, timeout=300)
     print(f"\n6 individual players + 2 bots, 2 rounds of 2 games: {took:.1f} s on the worker")
     matches = list(Match.objects.filter(round__tournament=t))
     assert len(matches) == 4 and not [m for m in matches if m.outcome == "bye"]
-    assert all(m.outcome in ("A", "B", "tie") and not m.forfeit for m in matches)
+    assert all(m.forfeit and m.absent for m in matches)
     assert all(sorted(m.substitutes) == sorted(
         p for p, (_e, person) in rounds.people_by_position(m).items() if person)
         for m in matches), "a bot played every no-show's seat"
     bots = t.entries.exclude(bot_level="")
     assert sorted(bots.values_list("name", flat=True)) == ["Bot Casual #1", "Bot Casual #2"]
     rows = selectors.standings_of(t)
-    assert sorted(r.place for r in rows if not r.entry.is_bot) == [1, 2, 3, 4, 5, 6]
-    assert all(r.place is None for r in rows if r.entry.is_bot)
-    assert all(r.played == 2 for r in rows)
+    assert all(r.place is None for r in rows)
+    assert all(r.points == 0 and r.absent == 2 for r in rows if not r.entry.is_bot)
+    people = t.entries.filter(bot_level="")
+    assert set(people.values_list("status", "status_reason")) == {("withdrawn", "absent")}
     series = Series.objects.filter(tournament_match__round__tournament=t)
     assert series.count() == 4 and all(s.termination == Termination.GAME_LIMIT
                                        for s in series)
     actions = Counter(AuditEntry.objects.filter(tournament=t).values_list("action", flat=True))
     assert actions["match.substitute_bots"] == 4 and actions["entry.bot"] == 2
+    assert actions["entry.withdraw"] == 6
     assert_games_verified()

@@ -27,7 +27,7 @@ from games.events import after_commit, send_event_on_commit, send_events_on_comm
 from games.models import Table
 from games.services import tables as table_service
 from games.tournaments import pairing, permissions, publish
-from games.tournaments.models import REASON_MAX, Entry, Match, Round, Tournament
+from games.tournaments.models import REASON_MAX, Entry, Match, MatchSide, Round, Tournament
 from games.tournaments.services import audit, console, corrections, events, rounds
 from games.tournaments.services.clubs import require_verified, user_by_name
 
@@ -89,11 +89,6 @@ def _registration(open_: bool) -> Callable[..., str]:
     return run
 
 
-def _start(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
-    rounds.start_tournament_locked(t, user)
-    return _("Round 1 has started: players check in now.")
-
-
 def _start_round(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     round_ = _paired_round(t)
     previous = t.round_set.filter(number=round_.number - 1).first()
@@ -134,12 +129,6 @@ def _end_round(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
         "round": round_.number}
 
 
-def _repair(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
-    round_ = _paired_round(t)
-    rounds.pair_round_locked(t, round_.number, user)
-    return _("Round %(round)s was paired again.") % {"round": round_.number}
-
-
 def _two_entries(t: Tournament, data: Mapping[str, Any]) -> tuple[int, int]:
     first, second = _entry(t, data, "first"), _entry(t, data, "second")
     if first.pk == second.pk:
@@ -162,7 +151,7 @@ def _manual(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
     round_.manual_pairs = [*round_.manual_pairs, [a, b]]
     round_.save(update_fields=["manual_pairs"])
     audit.record(t.club, user, "pairing.manual", tournament=t, round=round_.number,
-                 entries=[a, b])
+                 entries=_entry_names(t, a, b))
     rounds.pair_round_locked(t, round_.number, user)
     return _("Manual pairing set; the round was paired again.")
 
@@ -173,11 +162,83 @@ def _forbid(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
         return _("That pairing is already forbidden.")
     t.forbidden_pairs = [*t.forbidden_pairs, [a, b]]
     t.save(update_fields=["forbidden_pairs"])
-    audit.record(t.club, user, "pairing.forbid", tournament=t, entries=[a, b])
+    audit.record(t.club, user, "pairing.forbid", tournament=t, entries=_entry_names(t, a, b))
     waiting = t.round_set.filter(status=Round.Status.PAIRED).first()
     if waiting is not None and t.format == "swiss":
         rounds.pair_round_locked(t, waiting.number, user)
     return _("That pairing will not be made.")
+
+
+def _allow(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
+    a, b = _two_entries(t, data)
+    key = pairing.pair_key(a, b)
+    if key not in {pairing.pair_key(*p) for p in t.forbidden_pairs}:
+        raise InvalidRequestError(_("That pairing is not forbidden."))
+    t.forbidden_pairs = [p for p in t.forbidden_pairs if pairing.pair_key(*p) != key]
+    t.save(update_fields=["forbidden_pairs"])
+    audit.record(t.club, user, "pairing.allow", tournament=t, entries=_entry_names(t, a, b))
+    return _("That pairing may be made again.")
+
+
+def _entry_names(t: Tournament, *ids: int) -> list[str]:
+    names = dict(t.entries.filter(pk__in=ids).values_list("pk", "name"))
+    return [names.get(i, str(i)) for i in ids]
+
+
+def _swap(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
+    """Swap two entries between the matches of the round waiting to start (the
+    pairing as the director wants it); a Swiss keeps the swap if it is paired again."""
+    first, second = _entry(t, data, "first"), _entry(t, data, "second")
+    if first.pk == second.pk:
+        raise InvalidRequestError(_("Choose two different entries."))
+    round_ = _paired_round(t)
+    sides = {s.entry_id: s for s in MatchSide.objects.select_for_update().filter(
+        match__round=round_, entry_id__in=[first.pk, second.pk])}
+    if len(sides) != 2:
+        raise InvalidRequestError(_("Both entries must be in the pairings of round "
+                                    "%(round)s.") % {"round": round_.number})
+    one, two = sides[first.pk], sides[second.pk]
+    if one.match_id == two.match_id:
+        raise InvalidRequestError(_("These two entries are in the same match already."))
+    one.entry_id, two.entry_id = second.pk, first.pk
+    one.save(update_fields=["entry"])
+    two.save(update_fields=["entry"])
+    if t.format == "swiss":
+        _keep_as_manual(round_, [one.match_id, two.match_id])
+    audit.record(t.club, user, "pairing.swap", tournament=t, round=round_.number,
+                 entries=[first.name, second.name])
+    message = _("%(first)s and %(second)s were swapped in round %(round)s.") % {
+        "first": first.name, "second": second.name, "round": round_.number}
+    flagged = forbidden_in(t, round_)
+    if flagged:
+        message += " " + _("Forbidden pairing now in the round: %(pairs)s.") % {
+            "pairs": "; ".join(" – ".join(_entry_names(t, *p)) for p in flagged)}
+    return message
+
+
+def _keep_as_manual(round_: Round, match_ids: list[int]) -> None:
+    """Record the swapped matches as the round's manual pairings (a Swiss re-pairing
+    keeps them), replacing earlier manual pairings of the same entries."""
+    pairs = []
+    for match_id in match_ids:
+        ids = list(MatchSide.objects.filter(match_id=match_id).order_by("side")
+                   .values_list("entry_id", flat=True))
+        if len(ids) == 2:
+            pairs.append(ids)
+    moved = {e for p in pairs for e in p}
+    round_.manual_pairs = [p for p in round_.manual_pairs if not set(p) & moved] + pairs
+    round_.save(update_fields=["manual_pairs"])
+
+
+def forbidden_in(t: Tournament, round_: Round) -> list[tuple[int, int]]:
+    """The forbidden pairings a round's matches make (a swap or a manual pairing may)."""
+    banned = {pairing.pair_key(*p) for p in t.forbidden_pairs}
+    by_match: dict[int, dict[str, list[int]]] = {}
+    for match_id, side, entry_id in MatchSide.objects.filter(match__round=round_).values_list(
+            "match_id", "side", "entry_id"):
+        by_match.setdefault(match_id, {"A": [], "B": []})[side].append(entry_id)
+    return sorted((a, b) for sides in by_match.values() for a in sides["A"]
+                  for b in sides["B"] if pairing.pair_key(a, b) in banned)
 
 
 def _current_match(entry: Entry) -> Match | None:
@@ -273,12 +334,12 @@ def _add_bot(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
 ACTIONS: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
     "open_registration": _registration(True),
     "close_registration": _registration(False),
-    "start": _start,
     "start_round": _start_round,
     "pause": _pause(True),
     "resume": _pause(False),
     "end_round": _end_round,
-    "repair": _repair,
+    "swap": _swap,
+    "allow_pair": _allow,
     "manual_pair": _manual,
     "forbid_pair": _forbid,
     "correct": corrections.correct_locked,
@@ -311,20 +372,69 @@ def disqualify_by_site(tournament_id: int, entry_id: int, actor: User, reason: s
     return entry
 
 
+def _pair(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
+    """Pair the next round without starting it ("Pair round N"), or pair again the
+    round waiting to start. The pairing is computed outside the tournament's lock."""
+    started = t.round_set.exclude(status=Round.Status.PAIRED)
+    if t.status in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED) or (
+            t.status == Tournament.Status.RUNNING and not started.exists()):
+        round_ = rounds.pair_first_round(t.pk, user)
+    else:
+        waiting = t.round_set.filter(status=Round.Status.PAIRED).order_by("number").first()
+        last = t.round_set.order_by("-number").first()
+        if waiting is not None:
+            number = waiting.number
+        elif (last is not None and last.status == Round.Status.FINISHED
+              and last.number < t.rounds):
+            number = last.number + 1
+        else:
+            raise TableStateError(_("No round is waiting to start: re-pairing is possible "
+                                    "only before a round starts."))
+        paired = rounds.pair_round(t.pk, number, user)
+        assert paired is not None  # only_if_missing is off
+        round_ = paired
+    return _("Round %(round)s is paired: check the pairings, then start it.") % {
+        "round": round_.number}
+
+
+def _start_event(t: Tournament, user: User, data: Mapping[str, Any]) -> str:
+    rounds.start_event(t.pk, user)
+    return _("Round 1 has started: players check in now.")
+
+
+# Tools that compute a pairing: they take the tournament's lock themselves, only to
+# save it (services/pairings.py), so that nobody waits for the computation.
+UNLOCKED: dict[str, Callable[[Tournament, User, Mapping[str, Any]], str]] = {
+    "pair_round": _pair,
+    "repair": _pair,
+    "start": _start_event,
+}
+
+
 def perform(tournament_id: int, user: User | None, action: str,
             data: Mapping[str, Any]) -> str:
     """Run one director tool; returns the message to show. Raises a ServiceError."""
     if user is None or not user.is_authenticated:
         raise PermissionDeniedError(_("Sign in first."))
-    run = ACTIONS.get(action)
+    run = ACTIONS.get(action) or UNLOCKED.get(action)
     if run is None:
         raise InvalidRequestError(_("Unknown director action."))
-    with transaction.atomic():
-        t = events.lock_tournament(tournament_id)
-        if not permissions.can_direct_event(t, user):
-            raise PermissionDeniedError(_("Only the club's owner and directors run tournaments."))
-        if t.status == Tournament.Status.FINISHED and action != "correct":
-            raise TableStateError(_("The tournament is over; only results can be corrected."))
+    if action in UNLOCKED:
+        t = events.read_tournament(tournament_id)
+        _allowed(t, user, action)
         message = run(t, user, data)
-        send_event_on_commit(*publish.changed(t.pk))
-        return message
+    else:
+        with transaction.atomic():
+            t = events.lock_tournament(tournament_id)
+            _allowed(t, user, action)
+            message = run(t, user, data)
+            send_event_on_commit(*publish.changed(t.pk))
+    rounds.after_round_change(t.pk)
+    return message
+
+
+def _allowed(t: Tournament, user: User, action: str) -> None:
+    if not permissions.can_direct_event(t, user):
+        raise PermissionDeniedError(_("Only the club's owner and directors run tournaments."))
+    if t.status == Tournament.Status.FINISHED and action != "correct":
+        raise TableStateError(_("The tournament is over; only results can be corrected."))

@@ -36,6 +36,8 @@ from kozel_site import names
 # deadline (selectors.tables_in_checkin, a games.policy table hold).
 MIN_CHECKIN, MAX_CHECKIN = 5, 3600
 MIN_ROUND, MAX_ROUND = 30, 36000
+MAX_BREAK = 3600
+MAX_ABSENT_ROUNDS = 30
 FORMATS = {"swiss": Tournament.Kind.PAIRS, "round_robin": Tournament.Kind.PAIRS,
            "rotation": Tournament.Kind.INDIVIDUAL, "whist": Tournament.Kind.INDIVIDUAL}
 
@@ -55,6 +57,9 @@ class EventSettings:
     break_seconds: int = 60
     games_limit: int | None = None
     details: EventDetails = EventDetails()
+    absent_policy: str = "forfeit"
+    absent_withdraw_after: int = 2
+    seed_by_rating: bool = False
 
 
 def _int_in(value: object, low: int, high: int, what: str) -> int:
@@ -82,9 +87,19 @@ def validate(s: EventSettings) -> EventSettings:
                       _("The check-in window (seconds)"))
     round_seconds = _int_in(s.round_seconds, MIN_ROUND, MAX_ROUND,
                             _("The round time limit (seconds)"))
-    breaks = _int_in(s.break_seconds, 0, 3600, _("The pause between rounds (seconds)"))
+    breaks = _int_in(s.break_seconds, 0, MAX_BREAK, _("The pause between rounds (seconds)"))
     games = (None if s.games_limit is None
              else _int_in(s.games_limit, 1, 20, _("A fixed number of games per match")))
+    if s.absent_policy not in Tournament.Absence.values:
+        raise InvalidRequestError(_("An absent entry either forfeits or gets a bot that "
+                                    "plays for it."))
+    if s.absent_policy == Tournament.Absence.BOT and not s.bots_allowed:
+        raise InvalidRequestError(_("A bot can play for an absent entry only when the "
+                                    "event allows bots."))
+    if s.seed_by_rating and s.format != "swiss":
+        raise InvalidRequestError(_("Seeding by rating is for Swiss events."))
+    withdraw_after = _int_in(s.absent_withdraw_after, 0, MAX_ABSENT_ROUNDS,
+                             _("The absent rounds before a withdrawal"))
     if checkin >= round_seconds:
         raise InvalidRequestError(_("The check-in window must be shorter than the round."))
     if s.rated:
@@ -101,7 +116,8 @@ def validate(s: EventSettings) -> EventSettings:
             raise InvalidRequestError(_("A tournament starts within a year."))
     return EventSettings(name, s.format, rounds, s.target, s.turn_seconds, s.starts_at,
                          checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks,
-                         games, clean_details(s.details))
+                         games, clean_details(s.details), s.absent_policy, withdraw_after,
+                         bool(s.seed_by_rating))
 
 
 def create_tournament(club_id: int, user: User | None,
@@ -122,9 +138,14 @@ def create_tournament(club_id: int, user: User | None,
             round_seconds=clean.round_seconds, break_seconds=clean.break_seconds,
             rated=clean.rated, bots_allowed=clean.bots_allowed, created_by=user,
             games_limit=clean.games_limit, description=clean.details.description,
-            rules_text=clean.details.rules_text, prizes=clean.details.prizes)
+            rules_text=clean.details.rules_text, prizes=clean.details.prizes,
+            absent_policy=clean.absent_policy,
+            absent_withdraw_after=clean.absent_withdraw_after,
+            seed_by_rating=clean.seed_by_rating)
         audit.record(club, user, "tournament.create", tournament=t, format=t.format,
-                     rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed)
+                     rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed,
+                     absent=t.absent_policy, withdraw_after_absent=t.absent_withdraw_after,
+                     break_seconds=t.break_seconds, seed_by_rating=t.seed_by_rating)
     return t
 
 
@@ -139,8 +160,24 @@ def lock_tournament(tournament_id: object) -> Tournament:
     return t
 
 
+def read_tournament(tournament_id: object) -> Tournament:
+    """The tournament row without a lock (a step that takes the lock itself later)."""
+    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
+        raise NotFoundError(_("No such tournament."))
+    t = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if t is None:
+        raise NotFoundError(_("No such tournament."))
+    return t
+
+
 def rounds_started(t: Tournament) -> int:
     return t.round_set.exclude(status=Round.Status.PAIRED).count()
+
+
+def next_unpaired_round(t: Tournament) -> int:
+    """The first round a late entry can still be paired in: a round already paired (even
+    if not started) was paired without it."""
+    return t.round_set.count() + 1
 
 
 def late_join_open(t: Tournament) -> bool:
@@ -185,7 +222,7 @@ def register(tournament_id: int, user: User | None, partner: str = "", *,
                                   _("Late entries close when half the rounds have started."))
         if entered(t, user.pk) is not None:
             raise InvalidRequestError(_("You are already entered in this tournament."))
-        first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
+        first_round = next_unpaired_round(t) if t.status == Tournament.Status.RUNNING else 1
         if t.is_pairs:
             mate = user_by_name(partner)
             if mate.pk == user.pk:
@@ -237,7 +274,7 @@ def confirm_partner(tournament_id: int, user: User | None, entry_id: int,
         _require_member(t, user)
         entry.status = Entry.Status.ACTIVE
         if t.status == Tournament.Status.RUNNING:
-            entry.first_round = rounds_started(t) + 1
+            entry.first_round = next_unpaired_round(t)
         entry.save(update_fields=["status", "first_round"])
         send_event_on_commit(*publish.changed(t.pk))
     return entry
@@ -257,7 +294,7 @@ def add_bot_entry(t: Tournament, actor: User | None, level: str) -> Entry:
         raise TableStateError(_("A round robin takes at most 10 pairs."))
     number = t.entries.exclude(bot_level="").count() + 1
     label = BotLevel(level).label
-    first_round = rounds_started(t) + 1 if t.status == Tournament.Status.RUNNING else 1
+    first_round = next_unpaired_round(t) if t.status == Tournament.Status.RUNNING else 1
     entry = Entry.objects.create(tournament=t, bot_level=level,
                                  name=f"Bot {label} #{number}" + (" pair" if t.is_pairs else ""),
                                  first_round=first_round)

@@ -1,11 +1,13 @@
-"""Running a tournament: pair a round, start it, check in, score matches, end rounds.
+"""Running a tournament: start a round, check in, presence, score matches, end rounds.
 
-A round's life: **paired** (matches and sides written; a director may still re-pair),
+A round's life: **paired** (services/pairings.py; a director may still change it),
 **check-in** (tables created through games/services/tables.py with everybody seated;
 a match's series starts through games/services/series.py as soon as its people have
-checked in), **playing**, **finished**. At the check-in deadline a person who has not
-checked in loses the match by forfeit, or a Casual bot plays their seat when the event
-allows bots. At the round's time limit every series still playing ends through
+checked in), **playing**, **finished**. At the check-in deadline presence decides
+(:func:`_settle_checkin_locked`): an entry none of whose people checked in is absent
+and loses by forfeit (a bot may play its seats, the match still its forfeit); a pair
+missing one partner gets a bot for that seat when bots are allowed, else forfeits.
+At the round's time limit every series still playing ends through
 games/services/finish.py with the reason ``round_time``: fewer loss points wins, equal
 is a tie.
 
@@ -25,7 +27,6 @@ holding a game lock: the games services fire their hooks after commit.
 from __future__ import annotations
 
 import logging
-import random
 from collections import Counter
 from datetime import timedelta
 from functools import partial
@@ -57,9 +58,9 @@ from games.services import finish, locks
 from games.services import series as series_service
 from games.services import tables as table_service
 from games.signals import round_started
-from games.tournaments import emails, pairing, publish, selectors
-from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
-from games.tournaments.services import audit, events, recurrence
+from games.tournaments import emails, pairing, publish
+from games.tournaments.models import Entry, Match, Round, Tournament
+from games.tournaments.services import audit, events, pairings, recurrence
 from games.tournaments.services.events import lock_tournament
 
 logger = logging.getLogger(__name__)
@@ -71,132 +72,18 @@ ROUND_TIME_TASK = "tournaments.round_time"
 START_ROUND_TASK = "tournaments.start_round"
 
 SUBSTITUTE_LEVEL = "casual"
+# Entry.status_reason of an entry the server withdrew for its absent rounds.
+ABSENT_REASON = "absent"
 # A scheduled step may arrive a little early (clock skew between hosts).
 EARLY = timedelta(milliseconds=500)
 
 
-# --- pairing ------------------------------------------------------------------------------
+# --- pairing (services/pairings.py; re-exported: the director's tools and tests) ---------
 
-
-def _history(t: Tournament) -> dict[str, Any]:
-    """Byes, partners and opponents so far, from the stored matches (individual rounds;
-    the Swiss pairer's view is :func:`swiss_history`)."""
-    byes: Counter[int] = Counter()
-    partners: Counter[frozenset[int]] = Counter()
-    opponents: Counter[frozenset[int]] = Counter()
-    for match in Match.objects.filter(round__tournament=t).prefetch_related("sides"):
-        a = [s.entry_id for s in match.sides.all() if s.side == "A"]
-        b = [s.entry_id for s in match.sides.all() if s.side == "B"]
-        if match.outcome == "bye":
-            byes.update(a)
-            continue
-        for x in a:
-            for y in b:
-                opponents[pairing.pair_key(x, y)] += 1
-        for side in (a, b):
-            if len(side) == 2:
-                partners[pairing.pair_key(*side)] += 1
-    return {"byes": byes, "partners": partners, "opponents": opponents}
-
-
-def swiss_history(t: Tournament) -> pairing.SwissHistory:
-    """The Swiss pairer's view of the finished matches: meetings at the table counted
-    (forfeits are none), byes, forfeit wins and each entry's floats."""
-    return pairing.swiss_history(
-        pairing.PlayedMatch(
-            round=r.round, a=r.side_a[0], b=r.side_b[0] if r.side_b else None,
-            points_a=r.points("A"), points_b=r.points("B") if r.side_b else 0,
-            forfeit=r.outcome != "bye" and not r.played)
-        for r in selectors.results_of(t) if len(r.side_a) == 1)
-
-
-def _schedule_order(t: Tournament, entries: list[Entry]) -> list[int]:
-    """Entries in the order a fixed schedule (round robin, whist) numbers them."""
-    ids = sorted(e.pk for e in entries)
-    random.Random(f"{t.seed}:schedule").shuffle(ids)
-    return ids
-
-
-def schedule_entries(t: Tournament) -> list[Entry]:
-    """The entries a fixed schedule was drawn for: everyone paired in round 1."""
-    first = t.round_set.filter(number=1).first()
-    if first is None:
-        return list(t.entries.filter(status=Entry.Status.ACTIVE))
-    return list(Entry.objects.filter(match_sides__match__round=first).distinct())
-
-
-def pair_round_locked(t: Tournament, number: int, actor: User | None = None
-                      ) -> Round:
-    """Pair round ``number`` (create it, or re-pair it while not started). Caller holds
-    the tournament's lock. Deterministic given the event's seed and the stored results.
-    """
-    round_ = t.round_set.filter(number=number).select_for_update().first()
-    if round_ is not None and round_.status != Round.Status.PAIRED:
-        raise TableStateError(_("That round has started: it can no longer be re-paired."))
-    if round_ is None:
-        round_ = Round.objects.create(tournament=t, number=number)
-    else:
-        round_.matches.all().delete()
-    rows = selectors.standings_of(t)
-    scores = {r.entry.id: r.points for r in rows}
-    active = {e.pk: e for e in t.entries.filter(status=Entry.Status.ACTIVE,
-                                                 first_round__lte=number)}
-    ranked = [r.entry.id for r in rows if r.entry.id in active]
-    history = _history(t)
-    seed = f"{t.seed}:{number}"
-    plans: list[tuple[list[int], list[int]]] = []  # (side A entries, side B entries)
-    byes: list[int] = []
-    if t.format == "swiss":
-        fixed = [tuple(p) for p in round_.manual_pairs
-                 if p[0] in active and p[1] in active]
-        swiss = swiss_history(t)
-        result = pairing.pair_swiss(
-            ranked, scores, swiss.meetings, swiss.byes, seed, fixed=fixed,
-            forbidden={pairing.pair_key(*p) for p in t.forbidden_pairs},
-            floats=swiss.floats, forfeit_wins=swiss.forfeit_wins)
-        plans = [([a], [b]) for a, b in result.pairs]
-        byes = [result.bye] if result.bye else []
-    elif t.format == "round_robin":
-        order = _schedule_order(t, schedule_entries(t) if number > 1 else list(active.values()))
-        schedule = pairing.round_robin(order)
-        rr = schedule[number - 1]
-        plans = [([a], [b]) for a, b in rr.pairs]
-        byes = [rr.bye] if rr.bye is not None else []
-    elif t.format == "rotation":
-        if t.bots_allowed and len(active) % 4:
-            # Whole tables with bots rather than byes (bots take no place); without bots
-            # the lowest-ranked eligible players sit out with a bye, rotated.
-            for bot in events.fill_with_bots_locked(t, number, -len(active) % 4):
-                active[bot.pk] = bot
-                ranked.append(bot.pk)
-        result_i = pairing.pair_individual(ranked, scores, history["partners"],
-                                           history["opponents"], history["byes"], seed)
-        plans = [([p0, p2], [p1, p3]) for p0, p1, p2, p3 in result_i.tables]
-        byes = result_i.byes
-    else:  # whist
-        order = _schedule_order(t, schedule_entries(t) if number > 1 else list(active.values()))
-        rnd = pairing.whist_schedule(len(order))[number - 1]
-        plans = [([order[p0], order[p2]], [order[p1], order[p3]])
-                 for p0, p1, p2, p3 in rnd.tables]
-        byes = [order[p] for p in rnd.byes]
-    n = 0
-    for side_a, side_b in plans:
-        n += 1
-        match = Match.objects.create(round=round_, number=n)
-        MatchSide.objects.bulk_create(
-            [MatchSide(match=match, side="A", slot=i, entry_id=e) for i, e in enumerate(side_a)]
-            + [MatchSide(match=match, side="B", slot=i, entry_id=e)
-               for i, e in enumerate(side_b)])
-    for entry_id in byes:
-        n += 1
-        match = Match.objects.create(round=round_, number=n, outcome="bye",
-                                     status=Match.Status.FINISHED,
-                                     finished_at=timezone.now())
-        MatchSide.objects.create(match=match, side="A", slot=0, entry_id=entry_id)
-    audit.record(t.club, actor, "round.pair", tournament=t, round=number, tables=len(plans),
-                 byes=len(byes))
-    send_event_on_commit(*publish.changed(t.pk))
-    return round_
+swiss_history = pairings.swiss_history
+schedule_entries = pairings.schedule_entries
+pair_round_locked = pairings.pair_round_locked
+pair_round = pairings.pair_round
 
 
 def total_rounds(t: Tournament, field: int) -> int:
@@ -210,8 +97,9 @@ def total_rounds(t: Tournament, field: int) -> int:
 # --- starting ------------------------------------------------------------------------------
 
 
-def start_tournament_locked(t: Tournament, actor: User | None) -> Round:
-    """Close registration and start round 1. Caller holds the tournament's lock."""
+def open_event_locked(t: Tournament, actor: User | None) -> None:
+    """Close registration: the event runs (its number of rounds fixed by the field) and
+    round 1 can be paired. Caller holds the tournament's lock."""
     if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         raise TableStateError(_("The tournament has already started."))
     active = list(t.entries.filter(status=Entry.Status.ACTIVE))
@@ -233,8 +121,52 @@ def start_tournament_locked(t: Tournament, actor: User | None) -> Round:
     t.save(update_fields=["rounds", "status"])
     audit.record(t.club, actor, "tournament.start", tournament=t, entries=len(active),
                  rounds=t.rounds)
-    round_ = pair_round_locked(t, 1, actor)
+
+
+def start_tournament_locked(t: Tournament, actor: User | None) -> Round:
+    """Close registration and start round 1 in one step, pairing it first unless a
+    director paired it already. Caller holds the tournament's lock (the pairing is
+    computed under it: :func:`start_event` computes it outside)."""
+    if t.status in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
+        open_event_locked(t, actor)
+    elif t.status != Tournament.Status.RUNNING or t.round_set.exclude(
+            status=Round.Status.PAIRED).exists():
+        raise TableStateError(_("The tournament has already started."))
+    round_ = t.round_set.filter(number=1).first() or pair_round_locked(t, 1, actor)
     return start_round_locked(t, round_, actor)
+
+
+def pair_first_round(tournament_id: int, actor: User | None) -> Round:
+    """Close registration and pair round 1 without starting it (a director's "Pair round
+    1"; the pairing computed outside the lock). Once the event runs, pairs round 1
+    again while it has not started."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
+            open_event_locked(t, actor)
+        elif t.round_set.exclude(number=1).exists() or t.status != Tournament.Status.RUNNING:
+            raise TableStateError(_("Round 1 has been played already."))
+    round_ = pair_round(tournament_id, 1, actor)
+    assert round_ is not None  # only_if_missing is off
+    return round_
+
+
+def start_event(tournament_id: int, actor: User | None) -> Round | None:
+    """The scheduled start (and a director's one-step start): close registration, pair
+    round 1 outside the lock unless a director paired it, then start it."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if t.status in (Tournament.Status.REGISTRATION, Tournament.Status.CLOSED):
+            open_event_locked(t, actor)
+        elif t.status != Tournament.Status.RUNNING or t.round_set.exclude(
+                status=Round.Status.PAIRED).exists():
+            raise TableStateError(_("The tournament has already started."))
+    pair_round(tournament_id, 1, actor, only_if_missing=True)
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        round_ = start_round_locked(t, t.round_set.get(number=1), actor)
+    after_round_change(tournament_id)  # every match forfeited at the start
+    return round_
 
 
 def people_by_position(match: Match) -> dict[int, tuple[Entry, int | None]]:
@@ -406,7 +338,9 @@ def check_in(match_id: object, user: User | None) -> int:
                 _begin_locked(match)
             _after_match_change(t, round_)
             send_events_on_commit(partial(publish.banners, [user.pk]))
-        return match.table_id
+        table_id = match.table_id
+    after_round_change(t_id)
+    return table_id
 
 
 def _after_match_change(t: Tournament, round_: Round) -> None:
@@ -420,11 +354,15 @@ def _after_match_change(t: Tournament, round_: Round) -> None:
     send_event_on_commit(*publish.changed(t.pk))
 
 
+def _forfeit_outcome(lost: set[str]) -> str:
+    """The outcome when the sides in ``lost`` forfeit: the other side wins; both, or
+    nobody to blame (a table closed under an empty check-in): 0 for both."""
+    return "none" if lost in ({"A", "B"}, set()) else ("B" if "A" in lost else "A")
+
+
 def _forfeit_locked(match: Match, absent_positions: set[int]) -> None:
     """The sides with an absent (or inactive) seat lose by forfeit; both: 0 for both."""
-    lost = {"A" if p % 2 == 0 else "B" for p in absent_positions}
-    # Nobody to blame (the table was closed under an empty check-in): 0 for both too.
-    match.outcome = ("none" if lost in ({"A", "B"}, set()) else ("B" if "A" in lost else "A"))
+    match.outcome = _forfeit_outcome({"A" if p % 2 == 0 else "B" for p in absent_positions})
     match.forfeit = True
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
@@ -445,32 +383,100 @@ def checkin_deadline(round_id: int, *, force: bool = False, now: Any = None) -> 
         if not force and (now or timezone.now()) + EARLY < round_.checkin_deadline:
             return 0
         settled = 0
+        absentees: list[int] = []
         for match in round_.matches.select_for_update().filter(status=Match.Status.CHECKIN):
             settled += 1
-            absent = _absent(match)
-            positions = {p for p, (_, person) in people_by_position(match).items()
-                         if person in absent and p not in match.substitutes}
-            assert match.table_id is not None  # a started match has its table
-            table = Table.objects.get(pk=match.table_id)
-            if not positions and table.status == Table.Status.OPEN:
-                _begin_locked(match)  # everybody came (the last check-in raced us)
-            elif t.bots_allowed and table.status == Table.Status.OPEN:
-                for position in sorted(positions):
-                    table_service.kick(table.pk, t.created_by, position)
-                    table_service.add_bot(table.pk, t.created_by, position, SUBSTITUTE_LEVEL)
-                match.substitutes = sorted({*match.substitutes, *positions})
-                match.save(update_fields=["substitutes"])
-                _begin_locked(match)
-                audit.record(t.club, None, "match.substitute_bots", tournament=t,
-                             round=round_.number, match=match.number,
-                             positions=sorted(positions))
-            else:
-                _forfeit_locked(match, positions)
-                audit.record(t.club, None, "match.forfeit", tournament=t,
-                             round=round_.number, match=match.number,
-                             positions=sorted(positions))
+            absentees += _settle_checkin_locked(t, round_, match)
+        for entry_id in dict.fromkeys(absentees):
+            _withdraw_if_absent_too_often(t, entry_id)
         _after_match_change(t, round_)
-        return settled
+    after_round_change(t_id)
+    return settled
+
+
+def _settle_checkin_locked(t: Tournament, round_: Round, match: Match) -> list[int]:
+    """One match at the check-in deadline; returns its absent entries.
+
+    An entry none of whose people checked in is **absent**: it loses the match by
+    forfeit (Tournament.absent_policy BOT: bots play its seats for the others' sake,
+    the match still scored as its forfeit). A pair with one partner missing is not
+    absent: a bot plays the missing seat when bots are allowed and the result counts;
+    without bots that side loses by forfeit."""
+    seats = people_by_position(match)
+    missing = _absent(match)
+    positions = {p for p, (_, person) in seats.items()
+                 if person in missing and p not in match.substitutes}
+    absent = _absent_entries(match, seats, missing)
+    absent_positions = {p for p, (e, _) in seats.items() if e.pk in absent}
+    assert match.table_id is not None  # a started match has its table
+    table = Table.objects.get(pk=match.table_id)
+    names = _names(seats, positions, absent)
+    if not positions and table.status == Table.Status.OPEN:
+        _begin_locked(match)  # everybody came (the last check-in raced us)
+    elif (table.status == Table.Status.OPEN and t.bots_allowed
+          and (not absent or t.absent_policy == Tournament.Absence.BOT)):
+        for position in sorted(positions):
+            table_service.kick(table.pk, t.created_by, position)
+            table_service.add_bot(table.pk, t.created_by, position, SUBSTITUTE_LEVEL)
+        match.substitutes = sorted({*match.substitutes, *positions})
+        match.absent = absent
+        match.save(update_fields=["substitutes", "absent"])
+        _begin_locked(match)
+        audit.record(t.club, None, "match.substitute_bots", tournament=t,
+                     round=round_.number, match=match.number, absent=names["absent"],
+                     bot_for=names["missing"],
+                     scored="forfeit" if absent else "as played")
+    else:
+        lost = absent_positions | (set() if t.bots_allowed and absent else positions)
+        match.absent = absent
+        match.save(update_fields=["absent"])
+        _forfeit_locked(match, lost)
+        audit.record(t.club, None, "match.forfeit", tournament=t,
+                     round=round_.number, match=match.number, absent=names["absent"],
+                     missing=names["missing"])
+    return absent
+
+
+def _absent_entries(match: Match, seats: dict[int, tuple[Entry, int | None]],
+                    missing: set[int]) -> list[int]:
+    """The match's entries none of whose people checked in (bot seats aside)."""
+    people: dict[int, set[int]] = {}
+    for position, (entry, person) in seats.items():
+        if person is not None and position not in match.substitutes:
+            people.setdefault(entry.pk, set()).add(person)
+    return sorted(e for e, persons in people.items() if persons <= missing)
+
+
+def _names(seats: dict[int, tuple[Entry, int | None]], positions: set[int],
+           absent: list[int]) -> dict[str, list[str]]:
+    """Who was missing, by name, for the audit log: the absent entries and the people
+    a bot played for (or who were not there)."""
+    users = get_user_model().objects.in_bulk([seats[p][1] for p in positions
+                                              if seats[p][1] is not None])
+    entries = {e.pk: e.name for e, _ in seats.values()}
+    return {"absent": [entries[e] for e in absent],
+            "missing": [users[seats[p][1]].get_username() for p in sorted(positions)
+                        if seats[p][1] in users]}
+
+
+def absent_rounds(t: Tournament, entry_id: int) -> int:
+    """How many rounds ``entry_id`` was absent from (nobody of it checked in)."""
+    return Match.objects.filter(round__tournament=t, absent__contains=[entry_id]).count()
+
+
+def _withdraw_if_absent_too_often(t: Tournament, entry_id: int) -> None:
+    """Absent ``Tournament.absent_withdraw_after`` rounds: the server withdraws the
+    entry (its results stand; it is no longer paired). Caller holds the lock."""
+    limit = t.absent_withdraw_after
+    entry = t.entries.filter(pk=entry_id, status=Entry.Status.ACTIVE).first()
+    if not limit or entry is None:
+        return
+    count = absent_rounds(t, entry_id)
+    if count < limit:
+        return
+    entry.status_reason = ABSENT_REASON
+    entry.save(update_fields=["status_reason"])
+    withdraw_locked(t, entry, None, f"absent in {count} rounds")
 
 
 def _decide(series: Series) -> str:
@@ -517,6 +523,7 @@ def round_time(round_id: int, *, force: bool = False, now: Any = None) -> int:
         audit.record(t.club, None, "round.time_limit", tournament=t, round=round_.number,
                      ended=ended)
         _after_match_change(t, round_)
+    after_round_change(t_id)
     return ended
 
 
@@ -527,13 +534,21 @@ def _score_locked(match: Match) -> bool:
     series = Series.objects.get(pk=match.series_id)
     if series.status == Series.Status.PLAYING:
         return False
-    match.loss_a, match.loss_b = series.loss_points_a, series.loss_points_b
     match.termination = series.termination
-    match.outcome = "none" if series.termination == Termination.VOIDED else _decide(series)
+    if match.absent:
+        # Bots played for an absent entry: the table's result is not its (nor its
+        # opponents') — the match is scored as the forfeit it is.
+        lost = set(match.sides.filter(entry_id__in=match.absent).values_list("side", flat=True))
+        match.outcome, match.forfeit = _forfeit_outcome(lost), True
+        match.loss_a = match.loss_b = 0
+    else:
+        match.loss_a, match.loss_b = series.loss_points_a, series.loss_points_b
+        match.outcome = ("none" if series.termination == Termination.VOIDED
+                         else _decide(series))
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
-    match.save(update_fields=["loss_a", "loss_b", "termination", "outcome", "status",
-                              "finished_at"])
+    match.save(update_fields=["loss_a", "loss_b", "termination", "outcome", "forfeit",
+                              "status", "finished_at"])
     return True
 
 
@@ -576,7 +591,8 @@ def game_finished(series_id: int) -> bool:
         finish.end_series_locked(table, series, Termination.GAME_LIMIT)
         _score_locked(match)
         _after_match_change(t, round_)
-        return True
+    after_round_change(ids[2])
+    return True
 
 
 def match_finished(series_id: int) -> bool:
@@ -592,15 +608,17 @@ def match_finished(series_id: int) -> bool:
         # The match's players are no longer playing: their banner says what comes next.
         send_events_on_commit(partial(publish.banners, [
             person for _e, person in people_by_position(match).values() if person]))
-        return True
+    after_round_change(ids[2])
+    return True
 
 
 # --- between rounds --------------------------------------------------------------------
 
 
 def finish_round_locked(t: Tournament, round_: Round) -> None:
-    """All matches are over: close the round, then end the event or pair the next round
-    (started after the break unless the event is paused)."""
+    """All matches are over: close the round, then end the event, or queue the next
+    round's start after the break (unless the event is paused). The next round is
+    paired after this transaction, outside the lock (:func:`after_round_change`)."""
     round_.status = Round.Status.FINISHED
     round_.finished_at = timezone.now()
     round_.save(update_fields=["status", "finished_at"])
@@ -617,17 +635,33 @@ def finish_round_locked(t: Tournament, round_: Round) -> None:
         if t.recur_weeks:
             after_commit(partial(recurrence.create_next, t.pk))
         return
-    try:
-        with transaction.atomic():
-            pair_round_locked(t, round_.number + 1)
-    except pairing.PairingError as exc:
-        t.paused = True
-        t.save(update_fields=["paused"])
-        audit.record(t.club, None, "round.pair_failed", tournament=t,
-                     round=round_.number + 1, reason=str(exc))
-        return
     if not t.paused:
         _schedule_start(t.pk, round_.number + 1, t.break_seconds)
+
+
+def after_round_change(tournament_id: int) -> Round | None:
+    """After a transaction that may have ended a round: pair the next one (computed
+    without the lock, :func:`pair_round`) so that directors see it during the break.
+    A round a director paired already is left alone. A pairing the rules make
+    impossible pauses the event for a director (audited)."""
+    last = (Round.objects.filter(tournament_id=tournament_id).order_by("-number")
+            .values_list("number", "status", "tournament__rounds", "tournament__status")
+            .first())
+    if last is None:
+        return None
+    number, status, total, t_status = last
+    if status != Round.Status.FINISHED or number >= total or t_status != "running":
+        return None
+    try:
+        return pair_round(tournament_id, number + 1, only_if_missing=True)
+    except pairing.PairingError as exc:
+        with transaction.atomic():
+            t = lock_tournament(tournament_id)
+            t.paused = True
+            t.save(update_fields=["paused"])
+            audit.record(t.club, None, "round.pair_failed", tournament=t,
+                         round=number + 1, reason=str(exc))
+        return None
 
 
 def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
@@ -638,24 +672,45 @@ def _schedule_start(tournament_id: int, number: int, countdown: float) -> None:
 
 def start_next_round(tournament_id: int, number: int, actor: User | None = None,
                      *, force: bool = False) -> bool:
-    """Start round ``number`` if it is paired, the previous one is over and the event is
-    not paused (a director's ``force`` starts it during a pause or the break)."""
+    """Start round ``number`` once the previous one is over and the break has passed,
+    pairing it first (outside the lock) unless it is paired already; not while the
+    event is paused (a director's ``force`` starts it during a pause or the break)."""
+    if not _may_start(tournament_id, number, force):
+        return False
+    try:
+        pair_round(tournament_id, number, actor, only_if_missing=True)
+    except pairing.PairingError:
+        after_round_change(tournament_id)  # pauses the event and says why
+        return False
     with transaction.atomic():
         t = lock_tournament(tournament_id)
-        if t.status != Tournament.Status.RUNNING or (t.paused and not force):
+        if not _may_start(tournament_id, number, force, t):
             return False
-        round_ = t.round_set.filter(number=number).first()
-        if round_ is None or round_.status != Round.Status.PAIRED:
-            return False
-        previous = t.round_set.filter(number=number - 1).first()
-        if previous is not None and previous.status != Round.Status.FINISHED:
-            return False
-        if (not force and previous is not None and previous.finished_at
-                and timezone.now() + EARLY
-                < previous.finished_at + timedelta(seconds=t.break_seconds)):
+        round_ = t.round_set.get(number=number)
+        if round_.status != Round.Status.PAIRED:
             return False
         start_round_locked(t, round_, actor)
-        return True
+    after_round_change(tournament_id)  # every match forfeited at the start
+    return True
+
+
+def _may_start(tournament_id: int, number: int, force: bool,
+               t: Tournament | None = None) -> bool:
+    """Round ``number`` may start now (read as it stands; under the lock when ``t``)."""
+    t = t or Tournament.objects.filter(pk=tournament_id).first()
+    if t is None or t.status != Tournament.Status.RUNNING or (t.paused and not force):
+        return False
+    if number > t.rounds:
+        return False
+    round_ = t.round_set.filter(number=number).first()
+    if round_ is not None and round_.status != Round.Status.PAIRED:
+        return False
+    previous = t.round_set.filter(number=number - 1).first()
+    if number > 1 and (previous is None or previous.status != Round.Status.FINISHED):
+        return False
+    return not (not force and previous is not None and previous.finished_at
+                and timezone.now() + EARLY
+                < previous.finished_at + timedelta(seconds=t.break_seconds))
 
 
 def tick(now: Any = None) -> dict[str, int]:
@@ -666,15 +721,12 @@ def tick(now: Any = None) -> dict[str, int]:
     for t_id in Tournament.objects.filter(
             status__in=[Tournament.Status.REGISTRATION, Tournament.Status.CLOSED],
             starts_at__lte=now).values_list("pk", flat=True)[:20]:
-        with transaction.atomic():
-            t = lock_tournament(t_id)
-            if t.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-                continue
-            try:
-                with transaction.atomic():
-                    start_tournament_locked(t, None)
-                done["started"] += 1
-            except (ServiceError, pairing.PairingError) as exc:
+        try:
+            start_event(t_id, None)
+            done["started"] += 1
+        except (ServiceError, pairing.PairingError) as exc:
+            with transaction.atomic():
+                t = lock_tournament(t_id)
                 t.starts_at = None  # not again every tick: a director starts it by hand
                 t.save(update_fields=["starts_at"])
                 audit.record(t.club, None, "tournament.start_failed", tournament=t,
@@ -696,6 +748,11 @@ def tick(now: Any = None) -> dict[str, int]:
                       .exclude(series__status=Series.Status.PLAYING)
                       .values_list("series_id", flat=True)[:100]):
         done["matches"] += match_finished(series_id)
+    for t_id in (Round.objects.filter(status=Round.Status.FINISHED,
+                                      tournament__status=Tournament.Status.RUNNING)
+                 .order_by().values_list("tournament_id", flat=True).distinct()[:20]):
+        if after_round_change(t_id) is not None:
+            done["paired"] += 1
     for t_id, number in (Round.objects.filter(status=Round.Status.PAIRED,
                                               tournament__status=Tournament.Status.RUNNING,
                                               tournament__paused=False, number__gt=1)
@@ -737,8 +794,8 @@ def withdraw_locked(t: Tournament, entry: Entry, actor: User | None,
 def repair_without(t: Tournament, entry: Entry, actor: User | None) -> None:
     """An entry left while the next round is paired but not started: pair it again
     without them (a fixed schedule keeps its matches: they forfeit or get a bot)."""
-    if t.format not in ("swiss", "rotation"):
-        return
+    if t.format not in ("swiss", "rotation") or entry.pk is None:
+        return  # a fixed schedule; or an entry removed before it was ever paired
     waiting = t.round_set.filter(status=Round.Status.PAIRED,
                                  matches__sides__entry=entry).first()
     if waiting is not None:
