@@ -124,7 +124,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Every test that starts a real Celery worker is a ``worker`` test, marked or not:
     ``make test-rabbitmq`` runs exactly these against RabbitMQ."""
     for item in items:
-        if {"celery_worker", "review_worker"} & set(getattr(item, "fixturenames", ())):
+        if {"celery_worker", "worker_with_reviews"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.worker)
 
 
@@ -153,17 +153,19 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
 
 
 @pytest.fixture
-def review_worker(transactional_db: None) -> Iterator[object]:
-    """A real Celery worker consuming only the reviews' queue (games/reviews/conf.py), as
-    the one ``make run`` starts beside the bots' worker."""
+def worker_with_reviews(transactional_db: None) -> Iterator[object]:
+    """One real Celery worker consuming this run's queue *and* the reviews' queue
+    (games/reviews/conf.py): for a test that needs both bots and a review. (``make run``
+    runs them in two workers; two workers in one test process do not stop cleanly.)"""
     from celery.contrib.testing.worker import start_worker
 
     from games.reviews import conf
     from kozel_site.celery import app
 
-    with start_worker(app, pool="threads", concurrency=1, perform_ping_check=False,
-                      shutdown_timeout=20, loglevel="WARNING", queues=[conf.queue()],
-                      hostname=f"reviews-{os.getpid()}@test") as worker:
+    app.control.purge()
+    queues = [app.conf.task_default_queue, conf.queue()]
+    with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
+                      shutdown_timeout=20, loglevel="WARNING", queues=queues) as worker:
         yield worker
         app.control.shutdown(destination=[worker.hostname])
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_finished_game_reviewed_from_the_replay(live_site, new_context, django_user_model,
-                                                   celery_worker, review_worker, js_errors):
+                                                   worker_with_reviews, js_errors):
     alice = django_user_model.objects.create_user("alice", password="x" * 20)
     table = tables.create_table(alice, tables.TableSettings(name="Bots only"))
     for position in range(4):

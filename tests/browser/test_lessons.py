@@ -38,7 +38,7 @@ def _play(page: Page, kind: str, cards: list[str]) -> None:
 
 def test_a_newcomer_walks_every_lesson_from_the_home_page(live_site, page, js_errors):
     page.goto("/")
-    page.get_by_role("link", name="Learn to play").click()
+    page.get_by_role("link", name="Learn to play").first.click()
     expect(page.locator("#lessons-progress")).to_have_text("Finished: 0 of 9")
     page.get_by_role("link", name="Start the first lesson").click()
 

@@ -327,20 +327,28 @@ def hide_message(actor: Any, message_id: Any, reason: Any, report_ids: Any = Non
     return changed
 
 
+def _locked_sanction(actor: Any, sanction_id: Any) -> Sanction:
+    """The sanction ``sanction_id`` (an id from a form: digits, in range), locked, after
+    checking the moderator may act on its player; NotFoundError for anything else."""
+    if isinstance(sanction_id, str) and sanction_id.isdigit() and len(sanction_id) < 19:
+        sanction_id = int(sanction_id)
+    if isinstance(sanction_id, bool) or not isinstance(sanction_id, int) or not (
+            0 < sanction_id < 2**63):
+        raise NotFoundError(_("That sanction does not exist."))
+    sanction = (Sanction.objects.select_for_update().select_related("user")
+                .filter(pk=sanction_id).first())
+    if sanction is None:
+        raise NotFoundError(_("That sanction does not exist."))
+    _require_target(actor, sanction.user)
+    return sanction
+
+
 def lift(actor: Any, sanction_id: Any, reason: Any) -> Sanction:
     """End a sanction early (an appeal granted, a mistake)."""
     actor = require_moderator(actor)
-    if isinstance(sanction_id, str) and sanction_id.isdigit():
-        sanction_id = int(sanction_id)
-    if isinstance(sanction_id, bool) or not isinstance(sanction_id, int):
-        raise NotFoundError(_("That sanction does not exist."))
     clean = _reason(reason)
     with transaction.atomic():
-        sanction = (Sanction.objects.select_for_update().select_related("user")
-                    .filter(pk=sanction_id).first())
-        if sanction is None:
-            raise NotFoundError(_("That sanction does not exist."))
-        _require_target(actor, sanction.user)
+        sanction = _locked_sanction(actor, sanction_id)
         if not sanction.in_force():
             raise InvalidRequestError(_("That sanction is not in force."))
         before = summary(sanction.user_id)
@@ -361,17 +369,9 @@ def confirm(actor: Any, sanction_id: Any, reason: Any) -> Sanction:
     """A second moderator confirms a heavy sanction (it held meanwhile). Its author
     cannot; to undo it, a moderator lifts it instead (``lift``)."""
     actor = require_moderator(actor)
-    if isinstance(sanction_id, str) and sanction_id.isdigit() and len(sanction_id) < 19:
-        sanction_id = int(sanction_id)
-    if isinstance(sanction_id, bool) or not isinstance(sanction_id, int):
-        raise NotFoundError(_("That sanction does not exist."))
     clean = _reason(reason)
     with transaction.atomic():
-        sanction = (Sanction.objects.select_for_update().select_related("user")
-                    .filter(pk=sanction_id).first())
-        if sanction is None:
-            raise NotFoundError(_("That sanction does not exist."))
-        _require_target(actor, sanction.user)
+        sanction = _locked_sanction(actor, sanction_id)
         if not sanction.unconfirmed:
             raise InvalidRequestError(_("That sanction is not waiting for a confirmation."))
         if sanction.created_by_id == actor.pk:
