@@ -142,8 +142,11 @@ def celery_worker(transactional_db: None) -> Iterator[object]:
 
     # Tasks left in this run's queue by earlier tests name rows that are gone.
     app.control.purge()
+    # The queue named every time: a worker started with ``queues`` selects them on the
+    # app for good (celery's Queues.select), and the next worker would inherit them.
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
-                      shutdown_timeout=20, loglevel="WARNING") as worker:
+                      shutdown_timeout=20, loglevel="WARNING",
+                      queues=[app.conf.task_default_queue]) as worker:
         yield worker
         # A shutdown message wakes the worker's event loop at once; start_worker's own
         # stop flag is seen only when the loop next wakes up, up to 10 s later on

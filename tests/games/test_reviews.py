@@ -111,7 +111,8 @@ def test_reviews_run_on_their_own_queue_never_the_bots_worker(cast) -> None:
     game = finished_game(cast.alice)
     app.control.purge()
     with start_worker(app, pool="threads", concurrency=1, perform_ping_check=False,
-                      shutdown_timeout=20, loglevel="WARNING", hostname="bots@test") as worker:
+                      shutdown_timeout=20, loglevel="WARNING", hostname="bots@test",
+                      queues=[app.conf.task_default_queue]) as worker:
         review = services.request_review(cast.alice, game.pk, 0)
         stays_false(lambda: Review.objects.get(pk=review.pk).status != "queued", 2,
                     "the bots' worker to leave the review alone")
@@ -122,6 +123,8 @@ def test_reviews_run_on_their_own_queue_never_the_bots_worker(cast) -> None:
         wait_for(lambda: Review.objects.get(pk=review.pk).status == "done", 60,
                  "the reviews' worker to make the review")
         app.control.shutdown(destination=[worker.hostname])
+    # Queues.select is app-wide: the next test's worker names its own queue
+    # (tests/conftest.py), so the reviews' queue selected here does not carry over.
 
 
 @pytest.mark.django_db
