@@ -16,8 +16,11 @@ export function renderSeats() {
     const team = teamOf(seat);
     const empty = isEmptySeat(info);
     const turn = v && !v.game_over && v.turn === seat;
-    // Our own seat is connected whenever this socket is open, whatever the snapshot said.
-    const offline = info.connected === false && !(seat === me() && S.open) && !empty;
+    // Our own seat is connected whenever this socket is open, whatever the snapshot said;
+    // while the page's first socket is still connecting it is not called offline or
+    // counted down to a bot either (the page was drawn before this socket existed).
+    const connecting = seat === me() && !S.everOpened;
+    const offline = info.connected === false && !(seat === me() && S.open) && !connecting && !empty;
     const cls = ["kz-seat", `team-${team}`, turn && "is-turn", seat === me() && "is-me", empty && "is-empty",
       offline && "is-offline"].filter(Boolean).join(" ");
     slot.className = `kz-slot kz-pos-${pos}`;
@@ -51,7 +54,7 @@ export function renderSeats() {
       plate.append(h("div", { class: "offline-tag", title: gettext("This player's connection dropped"), text: gettext("offline") }));
     }
     const takeover = takeoverAt(seat);
-    if (takeover !== null && !info.away) {
+    if (takeover !== null && !info.away && !connecting) {
       // The server's instant a bot takes this absent person's seat (tickClock counts down).
       plate.append(h("div", { class: "takeover-tag", role: "timer", "data-at": String(takeover) }));
     }
