@@ -44,7 +44,8 @@ NEXT_PAINTS = "new Promise((r) => requestAnimationFrame(() => requestAnimationFr
 
 
 def test_a_table_in_play_keeps_its_layout_while_its_script_draws_it(
-        live_site: Any, new_context: Any, off_loop: Any, django_user_model: Any) -> None:
+    live_site: Any, new_context: Any, off_loop: Any, django_user_model: Any
+) -> None:
     player, pages = audit_pages.prepare(off_loop, django_user_model)
     table = next(p for p in pages if p.name == "table")
     page = new_context(user=player, viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -72,6 +73,7 @@ def test_a_table_in_play_keeps_its_layout_while_its_script_draws_it(
         keys = ("top",) if region == ".kz-side" else ("top", "height")
         moved = {k: after[region][k] - box[k] for k in keys}
         assert all(abs(d) <= SLACK_PX for d in moved.values()), (
-            f"{region} moved when the script drew the table: {box} -> {after[region]}")
+            f"{region} moved when the script drew the table: {box} -> {after[region]}"
+        )
     # Our own seat, drawn while the socket was connecting, never said it was away.
     assert page.locator("#kz-seat-bottom .offline-tag").count() == 0
