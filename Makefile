@@ -97,11 +97,13 @@ conformance: $(STAMP)
 
 ## The load harness's smoke against Redis and RabbitMQ (needs PostgreSQL on 127.0.0.1:5432
 ## and RabbitMQ on 127.0.0.1:5672; .ci/run starts both). Scenarios: docs/performance.md.
-## The real-worker tests once more with RabbitMQ as Celery's broker (both
-## brokers are tested; RABBITMQ_URL defaults to this machine's guest account).
+## The worker tests of paths that can differ between brokers (countdowns, redelivery after
+## a killed worker, a queue of its own, connections; marked ``broker``) once more with
+## RabbitMQ as Celery's broker; every other worker test sends its tasks the same way and
+## runs on Redis in `make test`. RABBITMQ_URL defaults to this machine's guest account.
 RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
 test-rabbitmq: $(STAMP)
-	KOZEL_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m "worker and not browser" $(XDIST) -p no:cacheprovider -q $(PYTEST_ARGS)
+	KOZEL_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m "broker and not browser" $(XDIST) -p no:cacheprovider -q $(PYTEST_ARGS)
 
 LOAD_SMOKE_BROKERS ?= redis rabbitmq
 load-smoke: $(STAMP)

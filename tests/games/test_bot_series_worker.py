@@ -13,6 +13,7 @@ from tests.games.helpers import assert_games_verified
 
 
 @pytest.mark.worker
+@pytest.mark.broker
 @pytest.mark.slow
 def test_four_random_bots_play_a_whole_series_on_a_real_worker(cast, celery_worker):
     table = tables.create_table(cast.alice, tables.TableSettings(name="bots", series_target=12))

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Children use this run's test database, and restore a dead worker's tasks after 10 s.
 CHILD_ENV = {"DJANGO_SETTINGS_MODULE": "kozel_site.settings.test",
              "KOZEL_USE_TEST_DATABASE": "1", "KOZEL_CELERY_VISIBILITY_TIMEOUT": "10"}
-pytestmark = [pytest.mark.worker, pytest.mark.slow]
+pytestmark = [pytest.mark.worker, pytest.mark.broker, pytest.mark.slow]
 requires_redis_broker = pytest.mark.skipif(
     not django_settings.BROKER_IS_REDIS,
     reason="reads kombu's Redis transport (its queue list and unacked hash); a killed "

@@ -103,6 +103,7 @@ def test_running_a_review_stores_each_decision_once(cast) -> None:
 
 
 @pytest.mark.worker
+@pytest.mark.broker
 @pytest.mark.django_db(transaction=True)
 def test_reviews_run_on_their_own_queue_never_the_bots_worker(cast) -> None:
     """A worker of the bots' queue leaves a review alone; the reviews' worker makes it."""

@@ -27,6 +27,7 @@ def wait_for(check, timeout: float = 30.0, what: str = "condition"):
 
 
 @pytest.mark.worker
+@pytest.mark.broker
 @pytest.mark.slow
 def test_four_queued_players_are_matched_seated_and_rated_by_the_worker(celery_worker):
     people = make_users("w", 4)

@@ -16,6 +16,7 @@ def backend_pid() -> int:
 
 
 @pytest.mark.worker
+@pytest.mark.broker
 def test_a_workers_tasks_reuse_its_threads_connections(celery_worker, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL backends have pids")

@@ -10,6 +10,7 @@ from kozel_site.tasks import ping_task
 
 
 @pytest.mark.worker
+@pytest.mark.broker
 def test_task_with_countdown_runs_after_it(celery_worker):
     sent = time.monotonic()
     result = ping_task.apply_async(countdown=2)

@@ -6,6 +6,7 @@ import pytest
 
 
 @pytest.mark.worker
+@pytest.mark.broker
 def test_healthz_is_ok_with_everything_up(client, celery_worker):
     response = client.get("/healthz")
     body = response.json()
