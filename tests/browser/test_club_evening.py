@@ -247,6 +247,8 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
             .to_have_text("● connected")
     _shot(boss, "console-mid-round")
     boss.set_viewport_size({"width": 375, "height": 800})
+    # On a phone (375 px) the console fits the screen: no sideways scrolling.
+    assert boss.evaluate("document.documentElement.scrollWidth") <= 375
     _shot(boss, "console-mid-round-375")
     boss.set_viewport_size({"width": 1280, "height": 800})
 
