@@ -55,9 +55,15 @@ def _verified(django_user_model, name):
     return user
 
 
-def _shot(page, name: str) -> None:
-    """A full-page screenshot under .run/screenshots/, copied to $KOZEL_SHOTS_DIR."""
-    path = th.screenshot(page, f"club-evening-{name}")
+def _shot(page, name: str, element: Any = None) -> None:
+    """A screenshot (the full page, or one element of it) under .run/screenshots/,
+    copied to $KOZEL_SHOTS_DIR."""
+    if element is None:
+        path = th.screenshot(page, f"club-evening-{name}")
+    else:
+        th.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = th.SCREENSHOTS / f"club-evening-{name}.png"
+        element.screenshot(path=str(path), animations="disabled")
     target = os.environ.get("KOZEL_SHOTS_DIR")
     if target:
         Path(target).mkdir(parents=True, exist_ok=True)
@@ -307,7 +313,12 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
     expect(row.locator("td").first).to_have_text("–")
     expect(boss.locator(f"[data-absent='{absent.pk}']")).to_have_text("absent")
     expect(boss.locator("[data-absent-names]").first).to_have_text(f"absent: {absent.name}")
-    _shot(boss, "standings-absent-withdrawn")
+    _shot(boss, "standings-absent-withdrawn", boss.locator("#tournament-live"))
+    # The audit log names them too, as names (not a Python list).
+    expect(boss.locator(".audit-log li[data-action='match.forfeit']")).to_contain_text(
+        f"absent={absent.name}, missing=gus, hal")
+    expect(boss.locator(".audit-log li[data-action='entry.withdraw']")).to_contain_text(
+        "absent in 1 rounds")
 
     # --- The director corrects round 1's played result, through its confirmation. ------
     played_match.refresh_from_db()
