@@ -205,8 +205,18 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
         expect(page.locator("#tournament-banner")).to_have_attribute("data-connected", "1")
         pages[name] = page
 
-    # --- Pair round 1, swap a pairing, start it. ---------------------------------------
+    # --- Forbid a pairing, pair round 1, swap a pairing, start it. --------------------
+    # The two pairs of people never meet (so round 2 is people against the bot pair,
+    # and the pair that won by forfeit, barred from the bye, plays it).
+    humans = [entries["annben"], entries["catdov"]]
     boss.goto(f"/tournament/{t.pk}/")
+    pair_form = boss.locator("form", has=boss.get_by_role("button", name="Never pair them"))
+    pair_form.locator('select[name="first"]').select_option(str(humans[0]))
+    pair_form.locator('select[name="second"]').select_option(str(humans[1]))
+    pair_form.get_by_role("button", name="Never pair them").click()
+    expect(boss.locator(".messages")).to_contain_text("That pairing will not be made.")
+    expect(boss.locator("#forbidden-pairs")).to_contain_text(
+        "Never paired: ann & ben – cat & dov")
     boss.locator("#pair-round").click()
     expect(boss.locator(".messages")).to_contain_text("Round 1 is paired")
     round1 = Round.objects.get(tournament=t, number=1)
@@ -217,19 +227,17 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
                  for m in round1.matches.all()]
         return {a: b for x, y in pairs for a, b in ((x, y), (y, x))}
 
-    # The swap leaves the absent pair against people and the other people against the
-    # bot pair: the bot pair moves if it meets the absent pair, else the people swap.
+    # The pairs of people meet the absent pair and the bot pair; the swap exchanges them.
     before = opponents()
-    humans = [entries["annben"], entries["catdov"]]
-    first, second = ((bot.pk, humans[0]) if before[absent.pk] == bot.pk
-                     else tuple(humans))
+    assert before[humans[0]] != humans[1] and before[absent.pk] in humans
     swap_form = boss.locator("form", has=boss.locator("#swap-entries"))
-    swap_form.locator('select[name="first"]').select_option(str(first))
-    swap_form.locator('select[name="second"]').select_option(str(second))
+    swap_form.locator('select[name="first"]').select_option(str(humans[0]))
+    swap_form.locator('select[name="second"]').select_option(str(humans[1]))
     boss.locator("#swap-entries").click()
-    expect(boss.locator(".messages")).to_contain_text("were swapped in round 1")
+    expect(boss.locator(".messages")).to_contain_text(
+        "ann & ben and cat & dov were swapped in round 1")
     after = opponents()
-    assert after != before and after[absent.pk] in humans and after[bot.pk] in humans
+    assert after[absent.pk] == before[bot.pk] and after[bot.pk] == before[absent.pk]
     waiting_pair = after[absent.pk]  # checks in, waits, wins by forfeit
     playing_pair = after[bot.pk]
     names_of = {entries["annben"]: ("ann", "ben"), entries["catdov"]: ("cat", "dov")}
@@ -289,14 +297,18 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
     # --- The server pairs round 2 without the withdrawn pair and starts it. ------------
     round2 = _wait(lambda: Round.objects.filter(tournament=t, number=2)
                    .exclude(status="paired").first(), "the server to start round 2")
+    laps.append(("round 2 start", time.monotonic()))
     paired = set(Match.objects.filter(round=round2).values_list("sides__entry_id", flat=True))
     assert absent.pk not in paired
+    assert {waiting_pair, bot.pk} <= paired  # the forbidden pairing is not made
+    assert round2.matches.get(outcome="bye").sides.get().entry_id == playing_pair
     in_play = [name for m in round2.matches.exclude(outcome="bye")
                for side in m.sides.all() for name in names_of.get(side.entry_id, ())]
     players = {name: pages[name] for name in in_play}
     for page in players.values():
         page.goto("/")
     _check_in(list(players.values()))
+    laps.append((f"round 2 checked in ({len(players)} people)", time.monotonic()))
     _play(players, lambda: Tournament.objects.filter(pk=t.pk, status="finished").exists(),
           "round 2")
 
