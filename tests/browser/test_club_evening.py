@@ -35,7 +35,7 @@ from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
 
-pytestmark = [pytest.mark.browser, pytest.mark.worker]
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
 
 PEOPLE = ["ann", "ben", "cat", "dov", "gus", "hal"]
 ABSENT = ("gus", "hal")  # this pair never checks in
