@@ -8,7 +8,6 @@ case (the field in which the earlier pairer went wrong).
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from itertools import combinations
 
@@ -218,15 +217,14 @@ def test_floats_from_history_a_bye_and_a_forfeit_count_as_down_floats():
 # --- speed -------------------------------------------------------------------------------
 
 
-def test_a_hundred_entries_are_paired_in_under_half_a_second():
+def test_a_hundred_entries_are_paired_without_a_rematch():
+    # Its time is a benchmark's figure (python -m games.tournaments.bench), not a test's.
     entries = list(range(1, 101))
     scores = {e: 2 * (e % 6) for e in entries}
     ranked = sorted(entries, key=lambda e: (-scores[e], e))
     played = {pair_key(e, e + 1) for e in entries[:-1]}
-    started = time.perf_counter()
     result = pairing.pair_swiss(ranked, scores, played, {}, "speed")
-    assert time.perf_counter() - started < 0.5
-    assert result.rematches == 0
+    assert result.rematches == 0 and len(result.pairs) == 50
 
 
 def test_weights_beyond_128_bits_are_paired_exactly_too():
