@@ -46,6 +46,11 @@ Besides the policy, two registries of read-only functions, registered once in an
   (tournaments: a match's table) says which event a table belongs to, so the table
   speaks of the event (its name and link, "Game 2 of 4", no "Leave": the seats are the
   event's). ``event(table_id) -> dict | None``; the dict is sent in the snapshot as is.
+- :func:`register_record_hold`: an app whose games share a deal with games still being
+  played elsewhere (tournaments: a duplicate board, dealt at every table of a round)
+  keeps their full records closed until the last of them is over (R19 across tables).
+  ``hold(game_ids) -> set[int]``: the games of ``game_ids`` whose record (seed, every
+  hand, the replay, the reviews) nobody may read yet.
 """
 
 from __future__ import annotations
@@ -208,3 +213,34 @@ def table_event(table_id: int) -> dict[str, Any] | None:
         if found is not None:
             return found
     return None
+
+
+# Games whose full record stays closed although they are over (a duplicate board that
+# other tables are still playing: its deal is theirs too, R19 across tables).
+RecordHold = Callable[[list[int]], set[int]]
+_record_holds: list[RecordHold] = []
+
+
+def register_record_hold(hold: RecordHold) -> None:
+    """Register ``hold`` (once; registering it again changes nothing)."""
+    if hold not in _record_holds:
+        _record_holds.append(hold)
+
+
+def held_records(game_ids: Iterable[int]) -> set[int]:
+    """The games of ``game_ids`` whose record a registered hold keeps closed."""
+    ids = list(game_ids)
+    held: set[int] = set()
+    if ids:
+        for hold in _record_holds:
+            held |= hold(ids)
+    return held
+
+
+def withhold_held_record(game_id: int, views: list[dict[str, Any]]) -> None:
+    """Take the full record (the seed, every hand) out of a finished game's views while a
+    hold keeps it closed: the same deal is still being played at another table (a
+    duplicate board, R19 across tables). The table's own result stays in them."""
+    if any(view.get("record") is not None for view in views) and held_records([game_id]):
+        for view in views:
+            view["record"] = None

@@ -226,6 +226,9 @@ class RecordAccess(enum.Enum):
     OPEN = "open"
     PRIVATE = "private"  # a private table's game, and the reader is not let in
     NOT_OVER = "not_over"  # R19: nothing hidden leaves a game before it is over
+    # Over, but its deal is still being played at another table (a duplicate board):
+    # R19 across tables, until the last of them is over (games.policy record holds).
+    HELD = "held"
 
 
 def record_access(game: Game, user: AbstractBaseUser | None,

@@ -31,7 +31,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
-from games.policy import policy, series_ratings, table_event
+from games.policy import policy, series_ratings, table_event, withhold_held_record
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
@@ -104,7 +104,10 @@ def game_view(game: Game, position: int | None) -> dict[str, Any]:
     """The engine's view of ``game`` for ``position`` (None: the public view), R19."""
     state = engine.GameState.from_dict(game.state)
     view = engine.observe(state, position) if position is not None else engine.public_view(state)
-    return view.to_dict()
+    out = view.to_dict()
+    if out["game_over"]:
+        withhold_held_record(game.pk, [out])
+    return out
 
 
 def shows_spectator_chat(user: AbstractBaseUser | None) -> bool:

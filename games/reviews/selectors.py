@@ -7,13 +7,18 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 
+from games import policy
 from games.models import Game, SeriesSeat, Table
 
 from .models import Review
 
 
 def may_see_reviews(game: Game, user: AbstractBaseUser | None) -> bool:
-    """Everyone on a public table's games; on a private one, the people who played it."""
+    """Everyone on a public table's games; on a private one, the people who played it;
+    nobody while the game's deal is still being played at another table (a duplicate
+    board: a review names every hand, R19 across tables)."""
+    if policy.held_records([game.pk]):
+        return False
     if not game.series.table.is_private:
         return True
     if user is None or not user.is_authenticated:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games import engine
+from games import engine, policy
 from games.events import Message
 from games.models import Table
 from games.selectors import read_takeover
@@ -96,6 +96,8 @@ def game_changed(game: Any, state: engine.GameState,
         takeover = read_takeover(game, game.series)
         start = 0 if whole_history else engine.last_action_history_start(state)
         seat_views, public = game_views(state, start)
+        if public["game_over"]:
+            policy.withhold_held_record(game_id, [*seat_views, public])
         made = [(seat_group(table_id, position),
                  _event(game_id, version, view, start, deadline, takeover))
                 for position, view in enumerate(seat_views)]
