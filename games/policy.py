@@ -50,7 +50,10 @@ Besides the policy, two registries of read-only functions, registered once in an
   played elsewhere (tournaments: a duplicate board, dealt at every table of a round)
   keeps their full records closed until the last of them is over (R19 across tables).
   ``hold(game_ids) -> set[int]``: the games of ``game_ids`` whose record (seed, every
-  hand, the replay, the reviews) nobody may read yet.
+  hand, the replay, the reviews) nobody may read yet. :func:`register_record_release`:
+  the other way, games of private tables whose records such an app publishes to
+  everyone (a duplicate board's traveller links to every table's replay once every
+  table has played it). ``release(game_ids) -> set[int]``.
 """
 
 from __future__ import annotations
@@ -244,3 +247,23 @@ def withhold_held_record(game_id: int, views: list[dict[str, Any]]) -> None:
     if any(view.get("record") is not None for view in views) and held_records([game_id]):
         for view in views:
             view["record"] = None
+
+
+RecordRelease = Callable[[list[int]], set[int]]
+_record_releases: list[RecordRelease] = []
+
+
+def register_record_release(release: RecordRelease) -> None:
+    """Register ``release`` (once; registering it again changes nothing)."""
+    if release not in _record_releases:
+        _record_releases.append(release)
+
+
+def released_records(game_ids: Iterable[int]) -> set[int]:
+    """The games of ``game_ids`` (of private tables) whose record an app publishes to all."""
+    ids = list(game_ids)
+    released: set[int] = set()
+    if ids:
+        for release in _record_releases:
+            released |= release(ids)
+    return released

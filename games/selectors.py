@@ -237,7 +237,8 @@ def record_access(game: Game, user: AbstractBaseUser | None,
     table must be viewable by ``user`` (:func:`may_view_table`) and the game played out
     (R19). The table is checked first, so a stranger learns nothing of a private
     table's games, not even whether one is over."""
-    if not may_view_table(game.series.table, user, invited):
+    if not may_view_table(game.series.table, user, invited) \
+            and not policy.released_records([game.pk]):
         return RecordAccess.PRIVATE
     if not game.played_out:
         return RecordAccess.NOT_OVER

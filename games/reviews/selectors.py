@@ -14,12 +14,13 @@ from .models import Review
 
 
 def may_see_reviews(game: Game, user: AbstractBaseUser | None) -> bool:
-    """Everyone on a public table's games; on a private one, the people who played it;
+    """Everyone on a public table's games (or a private one's that an app published, a
+    policy record release); on a private one, the people who played it;
     nobody while the game's deal is still being played at another table (a duplicate
     board: a review names every hand, R19 across tables)."""
     if policy.held_records([game.pk]):
         return False
-    if not game.series.table.is_private:
+    if not game.series.table.is_private or policy.released_records([game.pk]):
         return True
     if user is None or not user.is_authenticated:
         return False
