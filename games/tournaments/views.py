@@ -501,6 +501,11 @@ tournament_event = _tournament_action(_event)
 def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A standings sheet to print or pin up: no site chrome, print CSS."""
     tournament = _tournament(tournament_id)
+    if tournament.is_duplicate:
+        return render(request, "tournaments/print_duplicate.html", {
+            "tournament": tournament, "club": tournament.club,
+            "dup": {"standings": duplicate_reads.standings(tournament)},
+            "completed": selectors.rounds_completed(tournament)})
     rows = selectors.standings_of(tournament)
     return render(request, "tournaments/print.html", {
         "tournament": tournament, "club": tournament.club, "rows": rows,
@@ -633,6 +638,8 @@ def _csv_response(name: str) -> tuple[HttpResponse, Any]:
 @require_GET
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    if tournament.is_duplicate:
+        return _duplicate_standings_csv(tournament)
     response, out = _csv_response(f"tournament-{tournament.pk}-standings.csv")
     out.writerow(["rank", "place", "entry", "bot", "status", "points", "buchholz",
                   "head_to_head", "loss_point_diff", "sonneborn_berger", "wins",
@@ -651,6 +658,8 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    if tournament.is_duplicate:
+        return _duplicate_results_csv(tournament)
     response, out = _csv_response(f"tournament-{tournament.pk}-results.csv")
     out.writerow(["round", "match", "side_a", "side_b", "outcome", "loss_a", "loss_b",
                   "forfeit", "termination", "corrected", "absent", "bot_played_for"])
@@ -664,6 +673,36 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
                           int(m.corrected),
                           " + ".join(_safe(n) for n in m.absent_names),  # type: ignore[attr-defined]
                           " + ".join(_safe(n) for n in m.bot_for)])  # type: ignore[attr-defined]
+    return response
+
+
+def _duplicate_standings_csv(tournament: Tournament) -> HttpResponse:
+    """A duplicate event's standings: percent, score and top over the public boards, and
+    the pair's score on each of them (a column per board, the cross-table's)."""
+    response, out = _csv_response(f"tournament-{tournament.pk}-standings.csv")
+    table = duplicate_reads.standings(tournament)
+    out.writerow(["place", "entry", "bot", "status", "percent", "score", "top", "boards",
+                  *(f"board_{n}" for n in table.boards)])
+    for row in table.rows:
+        out.writerow([row.place or "", _safe(row.entry.name), int(row.entry.is_bot),
+                      row.entry.status, row.percent_text if row.boards else "", row.score,
+                      row.top, row.boards, *(row.by_board.get(n, "") for n in table.boards)])
+    return response
+
+
+def _duplicate_results_csv(tournament: Tournament) -> HttpResponse:
+    """Every table's result on every public board, with each side's score: the
+    travellers in one file. A board not yet played everywhere has no line (R19 across
+    tables)."""
+    response, out = _csv_response(f"tournament-{tournament.pk}-results.csv")
+    out.writerow(["round", "board", "table", "side_a", "side_b", "points_a", "points_b",
+                  "loss_a", "loss_b", "score_a", "score_b", "top"])
+    for board in duplicate_reads.board_views(tournament):
+        for line in board.lines:
+            out.writerow([board.round_number, board.board.number, line.table,
+                          _safe(line.a_name), _safe(line.b_name), line.points_a,
+                          line.points_b, line.loss_a, line.loss_b, line.score_a,
+                          line.score_b, line.top])
     return response
 
 
