@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext
 
-from games import engine, presence
+from games import engine, policy, presence
 from games.conf import game_settings
 from games.models import (
     RANKED_PRESETS,
@@ -236,12 +236,16 @@ def record_access(game: Game, user: AbstractBaseUser | None,
     """The one rule for a game's full record (every hand, every discard, the seed): its
     table must be viewable by ``user`` (:func:`may_view_table`) and the game played out
     (R19). The table is checked first, so a stranger learns nothing of a private
-    table's games, not even whether one is over."""
+    table's games, not even whether one is over; a private table's game that an app
+    published (a policy record release) is open to all. A game over whose deal other
+    tables are still playing stays closed (HELD) for everyone."""
     if not may_view_table(game.series.table, user, invited) \
             and not policy.released_records([game.pk]):
         return RecordAccess.PRIVATE
     if not game.played_out:
         return RecordAccess.NOT_OVER
+    if policy.held_records([game.pk]):
+        return RecordAccess.HELD
     return RecordAccess.OPEN
 
 
