@@ -1,0 +1,288 @@
+"""What a duplicate event shows, and what it must not (R19 across tables).
+
+Two tables play board 1 of round 1 (the same deal at both). While only table 1 has
+played it, nobody (not a stranger, not a player of table 2, not even a player of
+table 1) sees its seed, its hands or table 1's result on any page, export, API answer
+or table socket frame; once table 2 has played it too, the traveller, the replays side
+by side, the standings in percent and the exports show it all.
+
+The event is built with rows and real games played out through the games services: each
+table's first game plays board 1 (its seed is the board's).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts import tokens
+from games import selectors as game_selectors
+from games import snapshot
+from games.models import Game, Series
+from games.services import series as series_service
+from games.services import tables
+from games.services.tables import TableSettings
+from games.tournaments.models import Board, BoardPlay, Entry, Match, MatchSide, Round, Tournament
+from tests.games.helpers import play_out_game
+
+
+@dataclass
+class Dup:
+    t: Tournament
+    board: Board
+    games: dict[int, Game]  # table number -> its game of board 1
+    pairs: list[Entry]
+    cast: object
+
+    def result(self, table: int) -> dict:
+        return game_selectors.game_record(self.games[table])["result"]
+
+
+def _table(t: Tournament, rnd: Round, number: int, a: Entry, b: Entry) -> tuple[Match, Game]:
+    """A match at a private table: pair a in seats 0+2, pair b in 1+3 (R1); its first
+    game played out."""
+    table = tables.create_table(a.player1, TableSettings(
+        name=f"{t.name} table {number}", visibility="private"))
+    seats = {0: a.player1, 1: b.player1, 2: a.player2, 3: b.player2}
+    for position, user in seats.items():
+        tables.take_seat(table.pk, user, position)
+    series = series_service.start_series(table.pk, a.player1)
+    match = Match.objects.create(round=rnd, number=number, status=Match.Status.PLAYING,
+                                 table=table, series=series)
+    MatchSide.objects.create(match=match, side="A", entry=a)
+    MatchSide.objects.create(match=match, side="B", entry=b)
+    game = Game.objects.get(series=series, number=1)
+    play_out_game(game, seats)
+    game.refresh_from_db()
+    return match, game
+
+
+def _record_play(board: Board, match: Match, game: Game, a: Entry, b: Entry) -> BoardPlay:
+    result = game_selectors.game_record(game)["result"]
+    return BoardPlay.objects.create(
+        board=board, match=match, game=game, a_entry=a, b_entry=b,
+        points_a=result["points"]["A"], points_b=result["points"]["B"],
+        loss_a=result["loss_points"]["A"], loss_b=result["loss_points"]["B"])
+
+
+@pytest.fixture
+def dup(club_cast) -> Dup:
+    p = club_cast.players
+    t = Tournament.objects.create(
+        club=club_cast.club, name="Duplicate Friday", kind=Tournament.Kind.PAIRS,
+        format=Tournament.Format.DUPLICATE, boards_per_round=2, rounds=1,
+        status=Tournament.Status.RUNNING, created_by=club_cast.director)
+    pairs = [Entry.objects.create(tournament=t, player1=p[i], player2=p[i + 1],
+                                  name=f"{p[i].username} & {p[i + 1].username}")
+             for i in range(0, 8, 2)]
+    rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PLAYING)
+    match1, game1 = _table(t, rnd, 1, pairs[0], pairs[1])
+    board = Board.objects.create(tournament=t, round=rnd, number=1, position=1,
+                                 seed=game1.seed, dealer=game1.dealer,
+                                 first_player=game1.first_leader)
+    Board.objects.create(tournament=t, round=rnd, number=2, position=2, dealer=1,
+                         first_player=2)
+    _record_play(board, match1, game1, pairs[0], pairs[1])
+    # Table 2 is still on board 1: its series has started, its game is being played.
+    table2 = tables.create_table(pairs[2].player1, TableSettings(
+        name="Duplicate Friday table 2", visibility="private"))
+    for position, user in enumerate([pairs[2].player1, pairs[3].player1,
+                                     pairs[2].player2, pairs[3].player2]):
+        tables.take_seat(table2.pk, user, position)
+    series2 = series_service.start_series(table2.pk, pairs[2].player1)
+    match2 = Match.objects.create(round=rnd, number=2, status=Match.Status.PLAYING,
+                                  table=table2, series=series2)
+    MatchSide.objects.create(match=match2, side="A", entry=pairs[2])
+    MatchSide.objects.create(match=match2, side="B", entry=pairs[3])
+    return Dup(t, board, {1: game1, 2: Game.objects.get(series=series2, number=1)}, pairs,
+               club_cast)
+
+
+def _finish_board(dup: Dup) -> None:
+    """Table 2 plays board 1 too; the board is then public (every table played it)."""
+    match2 = Match.objects.get(round__tournament=dup.t, number=2)
+    game2 = dup.games[2]
+    seats = {0: dup.pairs[2].player1, 1: dup.pairs[3].player1, 2: dup.pairs[2].player2,
+             3: dup.pairs[3].player2}
+    play_out_game(game2, seats)
+    game2.refresh_from_db()
+    _record_play(dup.board, match2, game2, dup.pairs[2], dup.pairs[3])
+    Board.objects.filter(pk=dup.board.pk).update(public_at=timezone.now())
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _viewers(dup: Dup) -> dict[str, Client]:
+    """A stranger, a player of table 2 (still playing the board), a player of table 1
+    (who has played it) and the event's director."""
+    return {"anonymous": _client(), "table 2": _client(dup.pairs[2].player1),
+            "table 1": _client(dup.pairs[0].player1),
+            "director": _client(dup.cast.director)}
+
+
+def _secrets(dup: Dup) -> list[str]:
+    """Strings any of which on a page would leak board 1: its seed, and table 1's figures
+    as the pages and exports print them."""
+    r = dup.result(1)
+    return [str(dup.games[1].seed), 'data-score-a=', f"{r['points']['A']}–{r['points']['B']}",
+            'class="t-table traveller"']
+
+
+def _pages(dup: Dup) -> dict[str, str]:
+    t = dup.t.pk
+    return {"event": f"/tournament/{t}/", "live": f"/tournament/{t}/live/",
+            "traveller": f"/tournament/{t}/board/1/", "print": f"/tournament/{t}/print/"}
+
+
+def test_r19_a_board_played_at_one_table_only_shows_on_no_page(dup) -> None:
+    for who, client in _viewers(dup).items():
+        for name, url in _pages(dup).items():
+            response = client.get(url)
+            assert response.status_code == 200, (who, name)
+            html = response.content.decode()
+            for secret in _secrets(dup):
+                assert secret not in html, (who, name, secret)
+        # The board says how far it is, nothing more.
+        page = client.get(_pages(dup)["event"]).content.decode()
+        assert 'data-board="1" data-public="0"' in page
+        assert "being played (1 of 2 tables finished)" in page
+
+
+def test_r19_the_finished_tables_replay_record_and_reviews_stay_closed(dup) -> None:
+    game = dup.games[1]
+    for who, client in _viewers(dup).items():
+        for url in (f"/game/{game.pk}/replay/", f"/game/{game.pk}/record.json",
+                    f"/game/{game.pk}/review/0/"):
+            response = client.get(url)
+            assert response.status_code in (403, 404), (who, url, response.status_code)
+            assert str(game.seed) not in response.content.decode(), (who, url)
+        compare = client.get(f"/tournament/{dup.t.pk}/board/1/compare/?tables=1,2")
+        assert compare.status_code == 404, who
+    # Not even a player of table 1, with a token that opens the table's games, reads it
+    # through the API.
+    token = tokens.create_token(dup.pairs[0].player1, "tests")[1]
+    api = Client().get(f"/api/games/{game.pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert api.status_code == 404 and str(game.seed) not in api.content.decode()
+
+
+def test_r19_the_finished_tables_game_over_frame_carries_no_record(dup) -> None:
+    game = dup.games[1]
+    assert game.played_out
+    for position in (0, 1, 2, 3, None):
+        view = snapshot.game_view(game, position)
+        assert view["game_over"] and view["record"] is None, position
+        assert str(game.seed) not in json.dumps(view)
+
+
+def test_r19_exports_and_the_api_leave_out_a_board_not_played_everywhere(dup) -> None:
+    t = dup.t.pk
+    client = _client(dup.pairs[2].player1)
+    results = list(csv.reader(io.StringIO(client.get(
+        f"/tournament/{t}/results.csv").content.decode())))
+    assert len(results) == 1  # the header alone
+    standings = list(csv.reader(io.StringIO(client.get(
+        f"/tournament/{t}/standings.csv").content.decode())))
+    assert not any(h.startswith("board_") for h in standings[0])
+    assert {row[standings[0].index("boards")] for row in standings[1:]} == {"0"}
+    boards = client.get(f"/api/tournaments/{t}/boards").json()["boards"]
+    assert [(b["number"], b["public"], b["finished"], b["tables"], b["results"])
+            for b in boards] == [(1, False, 1, 2, []), (2, False, 0, 2, [])]
+    table = client.get(f"/api/tournaments/{t}/standings").json()["duplicate"]
+    assert table["boards"] == [] and all(r["by_board"] == {} and r["boards"] == 0
+                                         for r in table["rows"])
+    pairings = client.get(f"/api/tournaments/{t}/pairings").json()
+    assert all(m["loss_a"] is None and m["loss_b"] is None and m["outcome"] == ""
+               for r in pairings["rounds"] for m in r["matches"])
+    for body in (client.get(f"/api/tournaments/{t}/boards").content,
+                 client.get(f"/api/tournaments/{t}/standings").content):
+        assert str(dup.games[1].seed) not in body.decode()
+
+
+def _matchpoints(dup: Dup) -> dict[int, int]:
+    """Each pair's matchpoints on board 1, worked out from the rules by hand: in each
+    direction two results; the better (fewer loss points, then more card points) takes
+    2, equal 1 each."""
+    out = {}
+    for side, own_pair in (("A", 0), ("B", 1)):
+        keys = {}
+        for table in (1, 2):
+            r = dup.result(table)
+            keys[table] = (r["loss_points"][side], -r["points"][side])
+        for table, other in ((1, 2), (2, 1)):
+            pair = dup.pairs[own_pair + 2 * (table - 1)].pk
+            out[pair] = 2 if keys[table] < keys[other] else 1 if keys[table] == keys[other] else 0
+    return out
+
+
+def test_once_every_table_played_the_board_its_traveller_scores_and_replays_show(dup) -> None:
+    _finish_board(dup)
+    expected = _matchpoints(dup)
+    stranger = _client(dup.cast.stranger)
+    page = stranger.get(f"/tournament/{dup.t.pk}/board/1/").content.decode()
+    assert 'data-public="1"' in page
+    for table in (1, 2):
+        r = dup.result(table)
+        a, b = dup.pairs[2 * (table - 1)], dup.pairs[2 * (table - 1) + 1]
+        assert (f'data-table="{table}" data-score-a="{expected[a.pk]}" '
+                f'data-score-b="{expected[b.pk]}"') in page
+        assert f"{r['points']['A']}–{r['points']['B']}" in page
+        assert f"/game/{dup.games[table].pk}/replay/" in page
+        # The replay and the record are open to everyone now, the seed with them (R19).
+        replay = stranger.get(f"/game/{dup.games[table].pk}/replay/")
+        assert replay.status_code == 200 and str(dup.games[table].seed) in replay.content.decode()
+        assert stranger.get(f"/api/games/{dup.games[table].pk}").status_code == 200
+    compare = stranger.get(f"/tournament/{dup.t.pk}/board/1/compare/?tables=1,2")
+    assert compare.status_code == 200
+    html = compare.content.decode()
+    assert 'id="t1-game-record"' in html and 'id="t2-replay-frames"' in html
+    # Standings in percent: one board, top 2 (two tables): score / 2.
+    rows = stranger.get(f"/api/tournaments/{dup.t.pk}/standings").json()["duplicate"]["rows"]
+    got = {r["entry"]: (r["score"], r["top"], r["percent"]) for r in rows}
+    assert got == {pk: (s, 2, float(Fraction(100 * s, 2))) for pk, s in expected.items()}
+    results = list(csv.reader(io.StringIO(stranger.get(
+        f"/tournament/{dup.t.pk}/results.csv").content.decode())))
+    assert len(results) == 3
+    sheet = stranger.get(f"/tournament/{dup.t.pk}/print/").content.decode()
+    assert 'id="print-cross"' in sheet
+    event = stranger.get(f"/tournament/{dup.t.pk}/").content.decode()
+    assert 'id="cross-table"' in event and 'data-board="1" data-public="1"' in event
+
+
+def test_a_duplicate_tables_link_is_for_its_own_players_and_the_directors(dup) -> None:
+    table1 = Match.objects.get(round__tournament=dup.t, number=1).table
+    link = f"/t/{table1.invite_token}/"
+
+    def page(user=None) -> str:
+        return _client(user).get(f"/tournament/{dup.t.pk}/").content.decode()
+
+    assert link not in page(dup.pairs[2].player1) and link not in page()
+    assert link in page(dup.pairs[0].player1) and link in page(dup.cast.director)
+
+
+@pytest.mark.parametrize("query", ["tables=1", "tables=1,1", "tables=1,9", "tables=x,2"])
+def test_the_side_by_side_view_refuses_what_is_not_two_tables_of_the_board(dup, query) -> None:
+    _finish_board(dup)
+    response = _client().get(f"/tournament/{dup.t.pk}/board/1/compare/?{query}")
+    assert response.status_code == 400
+
+
+def test_a_board_that_does_not_exist_or_an_event_that_is_not_duplicate_is_not_found(
+        dup, club_cast) -> None:
+    assert _client().get(f"/tournament/{dup.t.pk}/board/9/").status_code == 404
+    other = Tournament.objects.create(club=club_cast.club, name="Swiss", kind="pairs",
+                                      format="swiss", created_by=club_cast.director)
+    assert _client().get(f"/tournament/{other.pk}/board/1/").status_code == 404
+    assert _client().get(f"/api/tournaments/{other.pk}/boards").status_code == 404
+    assert Series.objects.exists()
