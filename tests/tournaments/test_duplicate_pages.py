@@ -137,7 +137,9 @@ def _secrets(dup: Dup) -> list[str]:
     as the pages and exports print them."""
     r = dup.result(1)
     return [str(dup.games[1].seed), 'data-score-a=', f"{r['points']['A']}–{r['points']['B']}",
-            'class="t-table traveller"']
+            'class="t-table traveller"',
+            # The cross-table appears with the first board that counts in the standings.
+            'id="cross-table"', 'id="print-cross"']
 
 
 def _pages(dup: Dup) -> dict[str, str]:
