@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import engine, events
+from games import engine, events, policy
 from games.errors import NotFoundError, PermissionDeniedError, TableStateError
 from games.models import Game, Seat, Series, SeriesSeat, Table, Team
 from games.selectors import bot_seats
@@ -127,6 +127,10 @@ def create_game_locked(table: Table, series: Series) -> Game:
     number = series.games.count() + 1
     dealer, leader = state.next_dealer, state.next_leader
     seed = draw_seed()
+    # A duplicate board: the event's stored seed, dealer and first player instead.
+    planned = policy.planned_deal(table.pk, number)
+    if planned is not None:
+        seed, dealer, leader = planned
     game_state = engine.new_game(seed, dealer, leader)
     game = Game(
         series=series, number=number, seed=seed, algorithm=engine.ALGORITHM_VERSION,
