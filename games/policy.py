@@ -49,7 +49,10 @@ Besides the policy, two registries of read-only functions, registered once in an
 - :func:`register_deal_plan`: an app that deals a table's games from its own stored
   seeds (tournaments: duplicate boards, the same deal at every table) tells the series
   service which seed, dealer and first player game ``number`` at ``table_id`` takes.
-  ``plan(table_id, number) -> (seed, dealer, leader) | None``.
+  ``plan(table_id, number) -> (seed, dealer, leader) | () | None``: ``()``
+  (:data:`NO_MORE_GAMES`) says the series deals no game ``number`` (a match of a fixed
+  number of games has played them; the app ends the series), None leaves the deal to
+  the series.
 - :func:`register_record_hold`: an app that must keep a *finished* game's record (its
   seed, every hand, its result) secret for a while (tournaments: a duplicate board until
   every table has played it, R19 across tables) says which games are held; every place
@@ -220,7 +223,10 @@ def table_event(table_id: int) -> dict[str, Any] | None:
 
 
 # Deals an app plans for a table's games (duplicate boards), asked when a game is dealt.
-DealPlan = Callable[[int, int], "tuple[int, int, int] | None"]
+DealPlan = Callable[[int, int], "tuple[int, int, int] | tuple[()] | None"]
+#: A deal plan's answer for a game that must not be dealt: the table's series has played
+#: its fixed number of games (the app ends it; a next-game task must not deal meanwhile).
+NO_MORE_GAMES: tuple[()] = ()
 _deal_plans: list[DealPlan] = []
 
 
@@ -230,9 +236,10 @@ def register_deal_plan(plan: DealPlan) -> None:
         _deal_plans.append(plan)
 
 
-def planned_deal(table_id: int, number: int) -> tuple[int, int, int] | None:
+def planned_deal(table_id: int, number: int) -> tuple[int, int, int] | tuple[()] | None:
     """The (seed, dealer, first leader) an app planned for game ``number`` at
-    ``table_id``, or None: the series draws its own (R4, R5, R15)."""
+    ``table_id``; :data:`NO_MORE_GAMES` when no such game may be dealt; or None: the
+    series draws its own (R4, R5, R15)."""
     for plan in _deal_plans:
         found = plan(table_id, number)
         if found is not None:

@@ -15,18 +15,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games import policy
 from games.models import Game, Series
 from games.tournaments import duplicate
 from games.tournaments.models import Board, BoardPlay, Entry, Match, Tournament
 
 
-def planned_deal(table_id: int, number: int) -> tuple[int, int, int] | None:
+def planned_deal(table_id: int, number: int) -> tuple[int, int, int] | tuple[()] | None:
     """Game ``number`` at a duplicate match's table is board ``number`` of its round:
-    its (seed, dealer, first player). A ``games.policy`` deal plan (apps.py)."""
-    round_id = (Match.objects.filter(table_id=table_id,
-                                     round__tournament__format=Tournament.Format.DUPLICATE)
-                .order_by("-pk").values_list("round_id", flat=True).first())
-    if round_id is None:
+    its (seed, dealer, first player). A match of a fixed number of games (a duplicate
+    one plays exactly its round's boards) deals no game beyond them
+    (``policy.NO_MORE_GAMES``): the series is ended by services/rounds.game_finished,
+    and a next-game task that runs first must not deal meanwhile. A ``games.policy``
+    deal plan (apps.py)."""
+    match = (Match.objects.filter(table_id=table_id).order_by("-pk")
+             .values_list("round_id", "round__tournament__format",
+                          "round__tournament__games_limit").first())
+    if match is None:
+        return None
+    round_id, fmt, games_limit = match
+    if games_limit is not None and number > games_limit:
+        return policy.NO_MORE_GAMES
+    if fmt != Tournament.Format.DUPLICATE:
         return None
     row = (Board.objects.filter(round_id=round_id, position=number)
            .values_list("seed", "dealer", "first_player").first())
