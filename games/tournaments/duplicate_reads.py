@@ -5,8 +5,8 @@ Secrecy is decided here, once, for every reader (R19 across tables): a board cou
 only when it is **public** (``Board.public_at`` set: played at every table of its round,
 or its round is over). Until then no reader gets its seed, a hand or any table's
 result: the traveller lists nothing, the standings and the cross-table leave the board
-out, and the record of every game that played it stays closed (:func:`held_games`, a
-``games.policy`` record hold registered in apps.py). What a board not yet public does
+out, and the record of every game that played it stays closed (``board_reads.held_games``,
+a ``games.policy`` record hold registered in apps.py). What a board not yet public does
 show is how far it is: how many of its round's tables finished it.
 """
 
@@ -17,7 +17,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.models import Game
 from games.tournaments import duplicate
 from games.tournaments.models import Board, BoardPlay, Entry, Match, Tournament
 
@@ -167,23 +166,6 @@ def standings(tournament: Tournament) -> DuplicateStandings:
                                row.top, row.percent(tournament.duplicate_scoring),
                                dict(row.by_board)))
     return DuplicateStandings(out, sorted({r.board for r in results}))
-
-
-def held_games(game_ids: list[int]) -> set[int]:
-    """The games of ``game_ids`` that play a duplicate board not yet public: their record
-    stays closed to everyone (a ``games.policy`` record hold). A game of a duplicate
-    match is game k of its series, which plays board k of its round; a game with no
-    board to show for it is held too: secrecy is the default."""
-    rows = list(Game.objects.filter(
-        pk__in=game_ids, series__tournament_match__round__tournament__format=(
-            Tournament.Format.DUPLICATE)).values_list(
-        "pk", "number", "series__tournament_match__round_id"))
-    if not rows:
-        return set()
-    public = set(Board.objects.filter(round_id__in={r for _pk, _n, r in rows},
-                                      public_at__isnull=False)
-                 .values_list("round_id", "position"))
-    return {pk for pk, number, round_id in rows if (round_id, number) not in public}
 
 
 def released_games(game_ids: list[int]) -> set[int]:

@@ -12,7 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
@@ -222,11 +222,12 @@ class Tournament(models.Model):
                 condition=~Q(rated=True) | (Q(bots_allowed=False) & Q(target=12)
                                             & Q(turn_seconds__in=[15, 30])),
                 name="tournament_rated_rules"),
-            # A duplicate event is a pairs event with 1 to 8 boards a round; no other
-            # format has boards.
+            # A duplicate event is a pairs event with 1 to 8 boards a round, each match
+            # a series of exactly those games (games_limit, no series to the target);
+            # no other format has boards.
             models.CheckConstraint(
                 condition=(Q(format="duplicate", kind="pairs", boards_per_round__gte=1,
-                             boards_per_round__lte=8)
+                             boards_per_round__lte=8, games_limit=F("boards_per_round"))
                            | (~Q(format="duplicate") & Q(boards_per_round__isnull=True))),
                 name="tournament_duplicate_boards"),
             models.CheckConstraint(

@@ -271,7 +271,10 @@ def tournament_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
                 break_seconds=data["break_minutes"] * 60,
                 absent_policy=data["absent_policy"],
                 absent_withdraw_after=data["absent_withdraw_after"],
-                seed_by_rating=data["seed_by_rating"]))
+                seed_by_rating=data["seed_by_rating"],
+                boards_per_round=data["boards_per_round"],
+                duplicate_scoring=data["duplicate_scoring"],
+                duplicate_basis=data["duplicate_basis"]))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:

@@ -6,8 +6,8 @@ table 1) sees its seed, its hands or table 1's result on any page, export, API a
 or table socket frame; once table 2 has played it too, the traveller, the replays side
 by side, the standings in percent and the exports show it all.
 
-The event is built with rows and real games played out through the games services: each
-table's first game plays board 1 (its seed is the board's).
+The event runs through the services: the director starts it, everybody checks in, and
+each table plays its first game (board 1, dealt from the board's seed) to the end.
 """
 
 from __future__ import annotations
@@ -20,17 +20,16 @@ from fractions import Fraction
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from accounts import tokens
 from games import selectors as game_selectors
 from games import snapshot
 from games.models import Game, Series
-from games.services import series as series_service
-from games.services import tables
-from games.services.tables import TableSettings
-from games.tournaments.models import Board, BoardPlay, Entry, Match, MatchSide, Round, Tournament
+from games.tournaments import evening
+from games.tournaments.models import Board, Entry, Match, Tournament
+from games.tournaments.services import rounds
 from tests.games.helpers import play_out_game
+from tests.tournaments.helpers import act, enter_pairs, event
 
 
 @dataclass
@@ -45,76 +44,54 @@ class Dup:
         return game_selectors.game_record(self.games[table])["result"]
 
 
-def _table(t: Tournament, rnd: Round, number: int, a: Entry, b: Entry) -> tuple[Match, Game]:
-    """A match at a private table: pair a in seats 0+2, pair b in 1+3 (R1); its first
-    game played out."""
-    table = tables.create_table(a.player1, TableSettings(
-        name=f"{t.name} table {number}", visibility="private"))
-    seats = {0: a.player1, 1: b.player1, 2: a.player2, 3: b.player2}
-    for position, user in seats.items():
-        tables.take_seat(table.pk, user, position)
-    series = series_service.start_series(table.pk, a.player1)
-    match = Match.objects.create(round=rnd, number=number, status=Match.Status.PLAYING,
-                                 table=table, series=series)
-    MatchSide.objects.create(match=match, side="A", entry=a)
-    MatchSide.objects.create(match=match, side="B", entry=b)
-    game = Game.objects.get(series=series, number=1)
-    play_out_game(game, seats)
+def _seats(match: Match) -> dict[int, object]:
+    """Seat -> person at a pairs match's table (R1: side A in seats 0+2, B in 1+3, a
+    pair's player 1 at the lower seat)."""
+    sides = {s.side: s.entry for s in match.sides.select_related("entry__player1",
+                                                                  "entry__player2")}
+    return {0: sides["A"].player1, 2: sides["A"].player2,
+            1: sides["B"].player1, 3: sides["B"].player2}
+
+
+def _play_board_1(match: Match) -> Game:
+    """The match's table plays its first game (board 1 of the round) to the end through
+    the services; then what the game's end hook does on commit: the tournament stores
+    the table's result and reveals the boards played everywhere."""
+    game = Game.objects.get(series_id=match.series_id, number=1)
+    play_out_game(game, _seats(match))
+    rounds.game_finished(match.series_id)
     game.refresh_from_db()
-    return match, game
-
-
-def _record_play(board: Board, match: Match, game: Game, a: Entry, b: Entry) -> BoardPlay:
-    result = game_selectors.game_record(game)["result"]
-    return BoardPlay.objects.create(
-        board=board, match=match, game=game, a_entry=a, b_entry=b,
-        points_a=result["points"]["A"], points_b=result["points"]["B"],
-        loss_a=result["loss_points"]["A"], loss_b=result["loss_points"]["B"])
+    return game
 
 
 @pytest.fixture
 def dup(club_cast) -> Dup:
-    p = club_cast.players
-    t = Tournament.objects.create(
-        club=club_cast.club, name="Duplicate Friday", kind=Tournament.Kind.PAIRS,
-        format=Tournament.Format.DUPLICATE, boards_per_round=2, rounds=1,
-        status=Tournament.Status.RUNNING, created_by=club_cast.director)
-    pairs = [Entry.objects.create(tournament=t, player1=p[i], player2=p[i + 1],
-                                  name=f"{p[i].username} & {p[i + 1].username}")
-             for i in range(0, 8, 2)]
-    rnd = Round.objects.create(tournament=t, number=1, status=Round.Status.PLAYING)
-    match1, game1 = _table(t, rnd, 1, pairs[0], pairs[1])
-    board = Board.objects.create(tournament=t, round=rnd, number=1, position=1,
-                                 seed=game1.seed, dealer=game1.dealer,
-                                 first_player=game1.first_leader)
-    Board.objects.create(tournament=t, round=rnd, number=2, position=2, dealer=1,
-                         first_player=2)
-    _record_play(board, match1, game1, pairs[0], pairs[1])
-    # Table 2 is still on board 1: its series has started, its game is being played.
-    table2 = tables.create_table(pairs[2].player1, TableSettings(
-        name="Duplicate Friday table 2", visibility="private"))
-    for position, user in enumerate([pairs[2].player1, pairs[3].player1,
-                                     pairs[2].player2, pairs[3].player2]):
-        tables.take_seat(table2.pk, user, position)
-    series2 = series_service.start_series(table2.pk, pairs[2].player1)
-    match2 = Match.objects.create(round=rnd, number=2, status=Match.Status.PLAYING,
-                                  table=table2, series=series2)
-    MatchSide.objects.create(match=match2, side="A", entry=pairs[2])
-    MatchSide.objects.create(match=match2, side="B", entry=pairs[3])
-    return Dup(t, board, {1: game1, 2: Game.objects.get(series=series2, number=1)}, pairs,
-               club_cast)
+    """Four pairs of people, two tables, two boards a round; table 1 has played board 1,
+    table 2 is still playing it."""
+    t = event(club_cast, fmt="duplicate", rounds=1, boards_per_round=2,
+              checkin_seconds=300)
+    enter_pairs(t, club_cast.players[:8])
+    act(t, club_cast.director, "start")
+    evening.check_in_people(t)
+    matches = list(Match.objects.filter(round__tournament=t).order_by("number"))
+    assert [m.status for m in matches] == [Match.Status.PLAYING] * 2
+    game1 = _play_board_1(matches[0])
+    board = Board.objects.get(tournament=t, number=1)
+    assert board.public_at is None and board.plays.count() == 1
+    pairs = []
+    for m in matches:
+        sides = {s.side: s.entry for s in m.sides.select_related("entry__player1",
+                                                                  "entry__player2")}
+        pairs += [sides["A"], sides["B"]]
+    return Dup(t, board, {1: game1, 2: Game.objects.get(series_id=matches[1].series_id,
+                                                         number=1)}, pairs, club_cast)
 
 
 def _finish_board(dup: Dup) -> None:
-    """Table 2 plays board 1 too; the board is then public (every table played it)."""
-    match2 = Match.objects.get(round__tournament=dup.t, number=2)
-    game2 = dup.games[2]
-    seats = {0: dup.pairs[2].player1, 1: dup.pairs[3].player1, 2: dup.pairs[2].player2,
-             3: dup.pairs[3].player2}
-    play_out_game(game2, seats)
-    game2.refresh_from_db()
-    _record_play(dup.board, match2, game2, dup.pairs[2], dup.pairs[3])
-    Board.objects.filter(pk=dup.board.pk).update(public_at=timezone.now())
+    """Table 2 plays board 1 too: the board is then public (every table played it)."""
+    dup.games[2] = _play_board_1(Match.objects.get(round__tournament=dup.t, number=2))
+    dup.board.refresh_from_db()
+    assert dup.board.public_at is not None
 
 
 def _client(user=None) -> Client:
