@@ -22,9 +22,10 @@ import pytest
 from django.test import Client
 
 from accounts import tokens
+from games import engine, snapshot
 from games import selectors as game_selectors
-from games import snapshot
 from games.models import Game, Series
+from games.services import publish
 from games.tournaments import evening
 from games.tournaments.models import Board, Entry, Match, Tournament
 from games.tournaments.services import rounds
@@ -163,6 +164,19 @@ def test_r19_the_finished_tables_game_over_frame_carries_no_record(dup) -> None:
         view = snapshot.game_view(game, position)
         assert view["game_over"] and view["record"] is None, position
         assert str(game.seed) not in json.dumps(view)
+
+
+def test_r19_the_frames_published_at_the_game_end_carry_no_record(dup) -> None:
+    """What every seat's group and the spectators' group receive when the board's last
+    move is played at table 1 (publish.game_changed, sent on commit)."""
+    game = Game.objects.select_related("series").get(pk=dup.games[1].pk)
+    state = engine.GameState.from_dict(game.state)
+    messages = publish.game_changed(game, state, whole_history=True)()
+    events = [m for _group, m in messages if m["type"] == "table.event"]
+    assert len(events) == 5 and all(e["view"]["game_over"] for e in events)
+    for event_ in events:
+        assert event_["view"]["record"] is None
+        assert str(game.seed) not in json.dumps(event_)
 
 
 def test_r19_exports_and_the_api_leave_out_a_board_not_played_everywhere(dup) -> None:
