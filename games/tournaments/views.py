@@ -562,7 +562,8 @@ def board_compare(request: HttpRequest, tournament_id: int, number: int) -> Http
         game = get_object_or_404(Game.objects.select_related("series__table"),
                                  pk=line.game_id)
         # The one rule for a record (a duplicate board's hold and release included).
-        if game_selectors.record_access(game, request.user, set()) \
+        viewer = request.user if request.user.is_authenticated else None
+        if game_selectors.record_access(game, viewer, set()) \
                 is not game_selectors.RecordAccess.OPEN:
             raise Http404(_("The replays open when every table has played this board."))
         record, frames = game_selectors.replay_frames(game)
