@@ -279,3 +279,15 @@ def test_a_board_that_does_not_exist_or_an_event_that_is_not_duplicate_is_not_fo
     assert _client().get(f"/tournament/{other.pk}/board/1/").status_code == 404
     assert _client().get(f"/api/tournaments/{other.pk}/boards").status_code == 404
     assert Series.objects.exists()
+
+
+def test_the_duplicate_api_answers_match_their_schema(dup) -> None:
+    from tests.api.test_schema import _check
+
+    schema = Client().get("/api/openapi.json").json()
+    for finished in (False, True):
+        if finished:
+            _finish_board(dup)
+        for name in ("boards", "standings", "pairings"):
+            assert _check(schema, f"/api/tournaments/{{tournament_id}}/{name}",
+                          f"/api/tournaments/{dup.t.pk}/{name}") == 200
