@@ -277,15 +277,6 @@ def record_is_public(game_id: int) -> bool:
     return game_id not in held_records([game_id])
 
 
-def withhold_held_record(game_id: int, views: list[dict[str, Any]]) -> None:
-    """Take the full record (the seed, every hand) out of a finished game's views while a
-    hold keeps it closed: the same deal is still being played at another table (a
-    duplicate board, R19 across tables). The table's own result stays in them."""
-    if any(view.get("record") is not None for view in views) and held_records([game_id]):
-        for view in views:
-            view["record"] = None
-
-
 RecordRelease = Callable[[list[int]], set[int]]
 _record_releases: list[RecordRelease] = []
 

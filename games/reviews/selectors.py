@@ -9,16 +9,16 @@ from django.db.models import F, Q
 
 from games import policy
 from games.models import Game, SeriesSeat, Table
+from games.policy import record_is_public
 
 from .models import Review
 
 
 def may_see_reviews(game: Game, user: AbstractBaseUser | None) -> bool:
-    """Everyone on a public table's games (or a private one's that an app published, a
-    policy record release); on a private one, the people who played it;
-    nobody while the game's deal is still being played at another table (a duplicate
-    board: a review names every hand, R19 across tables)."""
-    if policy.held_records([game.pk]):
+    """Everyone on a public table's games (or a private one's that an app published to
+    all, a policy record release); on a private one, the people who played it; nobody
+    while an app holds the game's record (a duplicate board, R19)."""
+    if not record_is_public(game.pk):
         return False
     if not game.series.table.is_private or policy.released_records([game.pk]):
         return True
