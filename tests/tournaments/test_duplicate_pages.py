@@ -160,8 +160,10 @@ def test_r19_the_finished_tables_replay_record_and_reviews_stay_closed(dup) -> N
 def test_r19_the_finished_tables_game_over_frame_carries_no_record(dup) -> None:
     game = dup.games[1]
     assert game.played_out
+    facts = snapshot.table_facts(game.series.table)
+    assert facts.game is not None and facts.game.pk == game.pk
     for position in (0, 1, 2, 3, None):
-        view = snapshot.game_view(game, position)
+        view = facts.view_for(position)
         assert view["game_over"] and view["record"] is None, position
         assert str(game.seed) not in json.dumps(view)
 
