@@ -40,8 +40,10 @@ def people_on_turn(t: Tournament) -> list[tuple[Game, int, int]]:
     """(game, seat, person id) for each of the event's games a person is to act in."""
     games = list(Game.objects.filter(series__tournament_match__round__tournament=t,
                                      status=Game.Status.PLAYING))
-    people = {(s.series_id, s.position): s.user_id for s in SeriesSeat.objects.filter(
-        series_id__in=[g.series_id for g in games], bot_level="", user__isnull=False)}
+    people: dict[tuple[int, int], int] = {
+        (series, position): user for series, position, user in SeriesSeat.objects.filter(
+            series_id__in=[g.series_id for g in games], bot_level="", user__isnull=False)
+        .values_list("series_id", "position", "user_id") if user is not None}
     out = []
     for game in games:
         seat = engine.GameState.from_dict(game.state).turn

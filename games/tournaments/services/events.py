@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -179,12 +180,14 @@ def create_tournament(club_id: int, user: User | None,
             absent_withdraw_after=clean.absent_withdraw_after,
             seed_by_rating=clean.seed_by_rating, boards_per_round=clean.boards_per_round,
             duplicate_scoring=clean.duplicate_scoring, duplicate_basis=clean.duplicate_basis)
+        duplicate_details: dict[str, Any] = ({
+            "boards_per_round": t.boards_per_round, "scoring": t.duplicate_scoring,
+            "basis": t.duplicate_basis} if t.is_duplicate else {})
         audit.record(club, user, "tournament.create", tournament=t, format=t.format,
                      rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed,
                      absent=t.absent_policy, withdraw_after_absent=t.absent_withdraw_after,
                      break_seconds=t.break_seconds, seed_by_rating=t.seed_by_rating,
-                     **({"boards_per_round": t.boards_per_round, "scoring": t.duplicate_scoring,
-                         "basis": t.duplicate_basis} if t.is_duplicate else {}))
+                     **duplicate_details)
     return t
 
 
