@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.tournaments import duplicate
+from games.tournaments import board_reads, duplicate
 from games.tournaments.models import Board, BoardPlay, Entry, Match, Tournament
 
 
@@ -150,11 +150,7 @@ def standings(tournament: Tournament) -> DuplicateStandings:
     played somewhere changes nobody's score yet (R19 across tables). Bot pairs are
     listed, never placed (duplicate.standings)."""
     entries = {e.pk: e for e in tournament.entries.exclude(status=Entry.Status.PENDING)}
-    plays = list(BoardPlay.objects.filter(board__tournament=tournament,
-                                          board__public_at__isnull=False)
-                 .select_related("board", "match"))
-    table_of = {p.match_id: p.match.number for p in plays}
-    results = _board_results(plays, table_of)
+    results = board_reads.results(tournament)  # the public boards' results only
     pairs = [duplicate.PairInfo(e.pk, e.name, e.is_bot) for e in entries.values()]
     rows = duplicate.standings(pairs, results, tournament.duplicate_scoring,
                                tournament.duplicate_basis)
