@@ -88,6 +88,6 @@ def run(t: Tournament, rng: random.Random, timeout: float,
         if t.status == Tournament.Status.FINISHED:
             return time.monotonic() - started
         if time.monotonic() > deadline:
-            raise TimeoutError(f"the duplicate evening {t.pk} did not finish in {timeout} s")
+            raise RuntimeError(f"the duplicate evening {t.pk} did not finish in {timeout} s")
         if not (check_in_people(t) + play_people(t, rng)):
             idle(something_to_do, max(0.0, deadline - time.monotonic()))
