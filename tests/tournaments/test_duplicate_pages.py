@@ -25,6 +25,7 @@ from accounts import tokens
 from games import engine, snapshot
 from games import selectors as game_selectors
 from games.models import Game, Series
+from games.reviews.models import Review
 from games.services import publish
 from games.tournaments import evening
 from games.tournaments.models import Board, Entry, Match, Tournament
@@ -293,3 +294,19 @@ def test_the_duplicate_api_answers_match_their_schema(dup) -> None:
         for name in ("boards", "standings", "pairings"):
             assert _check(schema, f"/api/tournaments/{{tournament_id}}/{name}",
                           f"/api/tournaments/{dup.t.pk}/{name}") == 200
+
+
+def test_the_traveller_links_to_a_tables_review_once_one_is_made(dup) -> None:
+    """A finished review (a row as the reviews worker leaves it: reviewing needs the strong
+    bot, tested in tests/games/test_reviews.py) is linked from the traveller and readable
+    by anyone once the board is public; before, not even its row's existence shows."""
+    review = Review.objects.create(game=dup.games[1], seat=0, status=Review.Status.DONE,
+                                   decisions=[], summary={"decisions": 0})
+    page = f"/tournament/{dup.t.pk}/board/1/"
+    assert 'data-review="1"' not in _client().get(page).content.decode()
+    assert _client().get(f"/game/{review.game_id}/review/0/").status_code == 404
+    _finish_board(dup)
+    html = _client().get(page).content.decode()
+    assert 'data-review="1"' in html and 'data-review="2"' not in html
+    assert f"/game/{review.game_id}/replay/#kz-review" in html
+    assert _client().get(f"/game/{review.game_id}/review/0/").status_code == 200
