@@ -2,12 +2,12 @@
 until every table of its round has played it, then everything is shown.
 
 Four pairs of people, one round of one board, two tables. Table 1 plays the board to its
-end (its match is over) while table 2 has not: every frame a table-1 player's socket receives is recorded
-and none carries the board's seed or its record (every hand, the discards), the replay
-page, the record download and the API refuse it, the standings do not move and the
-API's pairings do not show table 1's result. Then
-table 2 plays board 1: the board is public, the same socket is sent a snapshot whose
-record is board 1's, and the pages open.
+end (its match is over) while table 2 has not: every frame a table-1 player's socket
+receives is recorded and none carries the board's seed or its record (every hand, the
+discards); the replay page, the record download and the API refuse it; the standings
+do not move and the API's pairings do not show table 1's result. Then table 2 plays the
+board: it is public, the same socket is sent a snapshot whose record is the board's,
+and the pages open.
 """
 
 from __future__ import annotations
