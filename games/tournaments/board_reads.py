@@ -69,6 +69,16 @@ def board_is_public(game: Game) -> bool:
     return game.pk not in held_games([game.pk])
 
 
+def secret_rounds(t: Tournament) -> set[int]:
+    """The ids of the event's rounds with a board not yet public: their matches' results
+    (loss points summed over the boards) would tell of those boards, so nothing shows
+    them until then. Empty for any other format."""
+    if not t.is_duplicate:
+        return set()
+    return set(Board.objects.filter(tournament=t, public_at__isnull=True)
+               .values_list("round_id", flat=True))
+
+
 def _pairs(t: Tournament) -> list[duplicate.PairInfo]:
     return [duplicate.PairInfo(e.pk, e.name, e.is_bot)
             for e in t.entries.exclude(status=Entry.Status.PENDING).order_by("pk")]

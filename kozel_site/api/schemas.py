@@ -236,9 +236,8 @@ class Match(Schema):
     side_a: list[int]
     side_b: list[int]
     outcome: str
-    # None in a duplicate event: a match's figures are its boards' (``/boards``).
-    loss_a: int | None
-    loss_b: int | None
+    loss_a: int
+    loss_b: int
     forfeit: bool
     corrected: bool
 
@@ -290,8 +289,8 @@ class DuplicateStandings(Schema):
 class Standings(Schema):
     rounds_completed: int
     rows: list[StandingRow]
-    # A duplicate event's standings in percent over the boards every table has played
-    # (``rows`` is then empty); None for the other formats.
+    # A duplicate event's standings in percent over the boards every table has played,
+    # with each pair's score per board; None for the other formats.
     duplicate: DuplicateStandings | None = None
 
 

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from ninja import Router
 from ninja.errors import HttpError
 
-from games.tournaments import duplicate_reads, selectors
+from games.tournaments import board_reads, duplicate_reads, selectors
 from games.tournaments.models import Tournament
 from kozel_site.api import params, schemas
 
@@ -45,9 +45,10 @@ def tournament(request: HttpRequest, tournament_id: params.TournamentId) -> dict
             summary="Every round's matches and results")
 def pairings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[str, Any]:
     """Sides name entry ids; side A plays seats 0 and 2 (team A, R1). A duplicate
-    match has no outcome nor loss points here: its figures are its boards' (``/boards``),
-    shown once every table has played them."""
+    round's results (outcome and loss points) stay empty until every board of the round
+    has been played at every table (R19 across tables)."""
     row = _tournament(tournament_id)
+    secret = board_reads.secret_rounds(row)
     rounds = []
     for round_ in row.round_set.order_by("number"):
         matches = []
@@ -58,9 +59,8 @@ def pairings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[s
             matches.append({
                 "number": match.number, "status": match.status, "table": match.table_id,
                 "series": match.series_id, "side_a": sides["A"], "side_b": sides["B"],
-                "outcome": "" if row.is_duplicate else match.outcome,
-                "loss_a": None if row.is_duplicate else match.loss_a,
-                "loss_b": None if row.is_duplicate else match.loss_b,
+                **({"outcome": "", "loss_a": 0, "loss_b": 0} if round_.pk in secret else
+                   {"outcome": match.outcome, "loss_a": match.loss_a, "loss_b": match.loss_b}),
                 "forfeit": match.forfeit, "corrected": match.corrected})
         rounds.append({"number": round_.number, "status": round_.status, "matches": matches})
     return {"rounds": rounds}
@@ -69,9 +69,19 @@ def pairings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[s
 @router.get("/{tournament_id}/standings", response={200: schemas.Standings, **_RESPONSES},
             summary="The standings, with their tie-breaks")
 def standings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[str, Any]:
+    """A duplicate event's rows are its board standings from the public boards only:
+    ``points`` the pair's matchpoints (or its difference), ``played`` its boards, no
+    tie-breaks (equal percentages share a place); ``duplicate`` the same in percent with
+    each pair's score per board."""
     row = _tournament(tournament_id)
     if row.is_duplicate:
-        return {"rounds_completed": selectors.rounds_completed(row), "rows": [],
+        lines = board_reads.standings(row)
+        return {"rounds_completed": selectors.rounds_completed(row),
+                "rows": [{"rank": rank, "place": r.place, "entry": r.pair.id,
+                          "name": r.pair.name, "bot": r.pair.is_bot, "points": r.score,
+                          "buchholz": 0.0, "head_to_head": 0, "loss_point_diff": 0,
+                          "sonneborn_berger": 0.0, "wins": 0, "played": r.boards}
+                         for rank, r in enumerate(lines, start=1)],
                 "duplicate": _duplicate_standings(row)}
     return {"rounds_completed": selectors.rounds_completed(row),
             "rows": [{"rank": r.rank, "place": r.place, "entry": r.entry.id,

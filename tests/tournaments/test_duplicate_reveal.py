@@ -1,12 +1,13 @@
 """R19 across tables (issue 41): a duplicate board's seed, hands and results stay hidden
 until every table of its round has played it, then everything is shown.
 
-Four pairs of people, one round of two boards, two tables. Table 1 plays board 1 to its
-end while table 2 has not: every frame a table-1 player's socket receives is recorded
-and none carries the board's seed or its record (every hand, the discards), the replay
-page, the record download and the API refuse it, and the standings do not move. Then
-table 2 plays board 1: the board is public, the same socket is sent a snapshot whose
-record is board 1's, and the pages open.
+Four pairs of people, one round of one board, two tables. Table 1 plays the board to its
+end (its match is over) while table 2 has not: every frame a table-1 player's socket
+receives is recorded and none carries the board's seed or its record (every hand, the
+discards); the replay page, the record download and the API refuse it; the standings
+do not move and the API's pairings do not show table 1's result. Then table 2 plays the
+board: it is public, the same socket is sent a snapshot whose record is the board's,
+and the pages open.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _people(match: Match) -> dict[int, object]:
 
 @database_sync_to_async
 def _start(club_cast):
-    t = event(club_cast, fmt="duplicate", rounds=1, boards_per_round=2)
+    t = event(club_cast, fmt="duplicate", rounds=1, boards_per_round=1)
     enter_pairs(t, club_cast.players[:8])
     act(t, club_cast.director, "start")
     check_in_everybody(t.round_set.get())
@@ -73,6 +74,16 @@ def _pages(game: Game, user) -> tuple[int, int, int]:
     return (client.get(f"/game/{game.pk}/replay/").status_code,
             client.get(f"/game/{game.pk}/record.json").status_code,
             Client().get(f"/api/games/{game.pk}", **bearer).status_code)
+
+
+@database_sync_to_async
+def _api_event(t, user) -> tuple[list, list]:
+    """The API's pairings (each match's outcome and loss points) and standings."""
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {tokens.create_token(user, 'test')[1]}"}
+    pairings = Client().get(f"/api/tournaments/{t.pk}/pairings", **bearer).json()
+    standings = Client().get(f"/api/tournaments/{t.pk}/standings", **bearer).json()
+    return ([(m["outcome"], m["loss_a"], m["loss_b"]) for m in pairings["rounds"][0]["matches"]],
+            [(r["points"], r["played"]) for r in standings["rows"]])
 
 
 @database_sync_to_async
@@ -104,6 +115,10 @@ async def test_r19_a_board_stays_secret_until_every_table_has_played_it(club_cas
     assert not await database_sync_to_async(board_reads.board_is_public)(first)
     assert all(r.boards == 0 for r in rows), "a secret board moves no standing"
     assert await _pages(first, player) == (404, 404, 404)
+    one_now = await database_sync_to_async(Match.objects.get)(pk=one.pk)
+    assert one_now.status == Match.Status.FINISHED and one_now.outcome
+    results, lines = await _api_event(t, people_one[1])
+    assert results == [("", 0, 0), ("", 0, 0)] and set(lines) == {(0, 0)}
     # A fresh handshake is held back the same way (the snapshot's own view).
     late = await connect(one.table_id, people_one[1])
     snapshot = await late.receive_type("snapshot")
@@ -125,4 +140,6 @@ async def test_r19_a_board_stays_secret_until_every_table_has_played_it(club_cas
     assert await database_sync_to_async(board_reads.board_is_public)(first)
     assert all(r.boards == 1 for r in rows)
     assert await _pages(first, player) == (200, 200, 200)
+    results, lines = await _api_event(t, people_one[1])
+    assert all(outcome for outcome, _a, _b in results) and {p for _s, p in lines} == {1}
     await socket.close()

@@ -57,15 +57,14 @@ def _worker(start: bool) -> Iterator[None]:
     if not start:
         yield
         return
+    from celery import current_app as app  # the site's app (kozel_site.celery) by then
     from celery.contrib.testing.worker import start_worker
-
-    from kozel_site.celery import app
 
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
                       shutdown_timeout=20, loglevel="WARNING",
                       queues=[app.conf.task_default_queue]) as worker:
         yield
-        app.control.shutdown(destination=[worker.hostname])
+        app.control.shutdown(destination=[worker.hostname])  # type: ignore[attr-defined]
 
 
 class Command(BaseCommand):
