@@ -46,6 +46,21 @@ Besides the policy, two registries of read-only functions, registered once in an
   (tournaments: a match's table) says which event a table belongs to, so the table
   speaks of the event (its name and link, "Game 2 of 4", no "Leave": the seats are the
   event's). ``event(table_id) -> dict | None``; the dict is sent in the snapshot as is.
+- :func:`register_deal_plan`: an app that deals a table's games from its own stored
+  seeds (tournaments: duplicate boards, the same deal at every table) tells the series
+  service which seed, dealer and first player game ``number`` at ``table_id`` takes.
+  ``plan(table_id, number) -> (seed, dealer, leader) | () | None``: ``()``
+  (:data:`NO_MORE_GAMES`) says the series deals no game ``number`` (a match of a fixed
+  number of games has played them; the app ends the series), None leaves the deal to
+  the series.
+- :func:`register_record_hold`: an app that must keep a *finished* game's record (its
+  seed, every hand, its result) secret for a while (tournaments: a duplicate board until
+  every table has played it, R19 across tables) says which games are held; every place
+  that would reveal them (the snapshot's end-of-game reveal, the replay, the record, the
+  API) asks :func:`held_records` first. ``hold(game_ids) -> set[int]``.
+- :func:`register_record_release`: the other way, games of private tables whose
+  records an app publishes to everyone (a duplicate board's traveller links to every
+  table's replay once every table has played it). ``release(game_ids) -> set[int]``.
 """
 
 from __future__ import annotations
@@ -208,3 +223,75 @@ def table_event(table_id: int) -> dict[str, Any] | None:
         if found is not None:
             return found
     return None
+
+
+# Deals an app plans for a table's games (duplicate boards), asked when a game is dealt.
+DealPlan = Callable[[int, int], "tuple[int, int, int] | tuple[()] | None"]
+#: A deal plan's answer for a game that must not be dealt: the table's series has played
+#: its fixed number of games (the app ends it; a next-game task must not deal meanwhile).
+NO_MORE_GAMES: tuple[()] = ()
+_deal_plans: list[DealPlan] = []
+
+
+def register_deal_plan(plan: DealPlan) -> None:
+    """Register ``plan`` (once; registering it again changes nothing)."""
+    if plan not in _deal_plans:
+        _deal_plans.append(plan)
+
+
+def planned_deal(table_id: int, number: int) -> tuple[int, int, int] | tuple[()] | None:
+    """The (seed, dealer, first leader) an app planned for game ``number`` at
+    ``table_id``; :data:`NO_MORE_GAMES` when no such game may be dealt; or None: the
+    series draws its own (R4, R5, R15)."""
+    for plan in _deal_plans:
+        found = plan(table_id, number)
+        if found is not None:
+            return found
+    return None
+
+
+# Finished games whose record an app keeps secret for now (R19 across a duplicate's tables).
+RecordHold = Callable[[list[int]], set[int]]
+_record_holds: list[RecordHold] = []
+
+
+def register_record_hold(hold: RecordHold) -> None:
+    """Register ``hold`` (once; registering it again changes nothing)."""
+    if hold not in _record_holds:
+        _record_holds.append(hold)
+
+
+def held_records(game_ids: Iterable[int]) -> set[int]:
+    """Those of ``game_ids`` whose seed, hands and result must not be shown yet, even
+    though the game is over: every reader of a finished game's record asks this."""
+    ids = [i for i in game_ids if i is not None]
+    held: set[int] = set()
+    if ids:
+        for hold in _record_holds:
+            held |= hold(ids)
+    return held
+
+
+def record_is_public(game_id: int) -> bool:
+    """A finished game's record may be shown (no app holds it back)."""
+    return game_id not in held_records([game_id])
+
+
+RecordRelease = Callable[[list[int]], set[int]]
+_record_releases: list[RecordRelease] = []
+
+
+def register_record_release(release: RecordRelease) -> None:
+    """Register ``release`` (once; registering it again changes nothing)."""
+    if release not in _record_releases:
+        _record_releases.append(release)
+
+
+def released_records(game_ids: Iterable[int]) -> set[int]:
+    """The games of ``game_ids`` (of private tables) whose record an app publishes to all."""
+    ids = list(game_ids)
+    released: set[int] = set()
+    if ids:
+        for release in _record_releases:
+            released |= release(ids)
+    return released

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext
 
-from games import engine, presence
+from games import engine, policy, presence
 from games.conf import game_settings
 from games.models import (
     RANKED_PRESETS,
@@ -23,6 +23,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
+from games.policy import record_is_public
 
 CHAT_BACKLOG = 50
 
@@ -226,18 +227,26 @@ class RecordAccess(enum.Enum):
     OPEN = "open"
     PRIVATE = "private"  # a private table's game, and the reader is not let in
     NOT_OVER = "not_over"  # R19: nothing hidden leaves a game before it is over
+    # R19 across tables: a duplicate board's record waits until every table played it.
+    HELD = "held"
 
 
 def record_access(game: Game, user: AbstractBaseUser | None,
                   invited: set[int]) -> RecordAccess:
     """The one rule for a game's full record (every hand, every discard, the seed): its
-    table must be viewable by ``user`` (:func:`may_view_table`) and the game played out
-    (R19). The table is checked first, so a stranger learns nothing of a private
-    table's games, not even whether one is over."""
-    if not may_view_table(game.series.table, user, invited):
+    table must be viewable by ``user`` (:func:`may_view_table`), the game played out
+    (R19) and its record not held by an app (a duplicate board until every table has
+    played it, ``games.policy.held_records``). The table is checked first, so a
+    stranger learns nothing of a private table's games, not even whether one is over;
+    a private table's game that an app published to all (a policy record release: a
+    public duplicate board's, linked from its traveller) is open to everyone."""
+    if not may_view_table(game.series.table, user, invited) \
+            and not policy.released_records([game.pk]):
         return RecordAccess.PRIVATE
     if not game.played_out:
         return RecordAccess.NOT_OVER
+    if not record_is_public(game.pk):
+        return RecordAccess.HELD
     return RecordAccess.OPEN
 
 

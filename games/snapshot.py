@@ -31,7 +31,7 @@ from games.models import (
     SeriesSeat,
     Table,
 )
-from games.policy import policy, series_ratings, table_event
+from games.policy import policy, record_is_public, series_ratings, table_event
 from games.selectors import (
     CHAT_BACKLOG,
     away_position,
@@ -100,11 +100,16 @@ def _username(people: dict[int, Seat], seat: SeriesSeat) -> str | None:
     return None
 
 
-def game_view(game: Game, position: int | None) -> dict[str, Any]:
-    """The engine's view of ``game`` for ``position`` (None: the public view), R19."""
+def game_view(game: Game, position: int | None, record_held: bool = False) -> dict[str, Any]:
+    """The engine's view of ``game`` for ``position`` (None: the public view), R19;
+    ``record_held``: the finished game's record is not shown yet (a duplicate board not
+    yet played at every table, R19 across tables: ``games.policy.held_records``)."""
     state = engine.GameState.from_dict(game.state)
     view = engine.observe(state, position) if position is not None else engine.public_view(state)
-    return view.to_dict()
+    out = view.to_dict()
+    if record_held:
+        out["record"] = None
+    return out
 
 
 def shows_spectator_chat(user: AbstractBaseUser | None) -> bool:
@@ -133,6 +138,9 @@ class TableFacts:
     takeover: dict[str, Any] | None = None
     # The tournament match played at this table (games/policy.table_event), or None.
     event: dict[str, Any] | None = None
+    # The finished game's record is held back (games/policy.held_records), read with
+    # the facts: the views are made later, on the socket's event loop.
+    record_held: bool = False
     # The game's views made so far from these facts, by seat (None: the public view).
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict, compare=False,
                                                     repr=False)
@@ -180,7 +188,7 @@ class TableFacts:
         if self.game is None:
             return None
         if position not in self.views:
-            self.views[position] = game_view(self.game, position)
+            self.views[position] = game_view(self.game, position, self.record_held)
         return self.views[position]
 
 
@@ -224,10 +232,12 @@ def table_facts(table: Table) -> TableFacts:
     takeover = None
     if series is not None and game is not None:
         takeover = read_takeover(game, series, {c.user_id for c in connections if c.user_id})
+    held = (game is not None and game.status != Game.Status.PLAYING
+            and not record_is_public(game.pk))
     return TableFacts(table=table, series=series, game=game, seats=seats,
                       connections=connections, games=games, recent_chat=chat,
                       away_reasons=away_reasons, ratings=ratings, takeover=takeover,
-                      event=table_event(table.pk))
+                      event=table_event(table.pk), record_held=held)
 
 
 def read_table_facts(table_id: int) -> TableFacts | None:

@@ -211,6 +211,9 @@ def _record_of(request: HttpRequest, game_id: int, not_over: str) -> Game:
         raise PrivateTableError
     if access is selectors.RecordAccess.NOT_OVER:  # finished, or played out and voided
         raise Http404(not_over)
+    if access is selectors.RecordAccess.HELD:
+        raise Http404(_("This deal is a duplicate board: its record opens once every "
+                        "table has played it."))
     return game
 
 

@@ -16,6 +16,7 @@ from games.models.tables import (
     BOT_NAMES,
     CASUAL_TARGETS,
     CLOCKS,
+    FIXED_DEALS_TARGET,
     RANKED_CLOCKS,
     BotLevel,
     Seat,
@@ -23,7 +24,8 @@ from games.models.tables import (
 )
 
 __all__ = [
-    "BOT_NAMES", "CASUAL_TARGETS", "CLOCKS", "RANKED_CLOCKS", "RANKED_PRESETS", "BotLevel",
+    "BOT_NAMES", "CASUAL_TARGETS", "CLOCKS", "FIXED_DEALS_TARGET", "RANKED_CLOCKS",
+    "RANKED_PRESETS", "BotLevel",
     "ChatMessage", "ChatPreference", "Conduct", "Game", "GameResult", "Move", "Seat", "Series",
     "SeriesSeat", "SeriesVote", "Table", "Team", "Termination",
 ]

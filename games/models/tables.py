@@ -22,6 +22,9 @@ BOT_NAMES = ("Anya", "Boris", "Vera", "Gleb")
 # What a table may choose: a casual series' target (R18), a turn's clock in seconds
 # (None: no clock), and the clocks a ranked table plays with.
 CASUAL_TARGETS = (6, 12, 18)
+# The target of a private table whose games are a fixed set of deals (a duplicate event's
+# boards: at most 8 × 6 loss points), so that R18's target never ends the series early.
+FIXED_DEALS_TARGET = 60
 CLOCKS = (None, 15, 30, 60)
 RANKED_CLOCKS = (15, 30)
 

@@ -7,14 +7,20 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 
+from games import policy
 from games.models import Game, SeriesSeat, Table
+from games.policy import record_is_public
 
 from .models import Review
 
 
 def may_see_reviews(game: Game, user: AbstractBaseUser | None) -> bool:
-    """Everyone on a public table's games; on a private one, the people who played it."""
-    if not game.series.table.is_private:
+    """Everyone on a public table's games (or a private one's that an app published to
+    all, a policy record release); on a private one, the people who played it; nobody
+    while an app holds the game's record (a duplicate board, R19)."""
+    if not record_is_public(game.pk):
+        return False
+    if not game.series.table.is_private or policy.released_records([game.pk]):
         return True
     if user is None or not user.is_authenticated:
         return False

@@ -26,6 +26,7 @@ from typing import Any
 from games import engine
 from games.events import Message
 from games.models import Table
+from games.policy import record_is_public
 from games.selectors import read_takeover
 
 LOBBY_GROUP = "lobby"
@@ -96,6 +97,12 @@ def game_changed(game: Any, state: engine.GameState,
         takeover = read_takeover(game, game.series)
         start = 0 if whole_history else engine.last_action_history_start(state)
         seat_views, public = game_views(state, start)
+        if public["game_over"] and not record_is_public(game_id):
+            # A duplicate board not yet played at every table: its end shows no record
+            # (seed, hands, discards) until then (R19 across tables); the tables are
+            # told to refresh when it becomes public.
+            for view in [*seat_views, public]:
+                view["record"] = None
         made = [(seat_group(table_id, position),
                  _event(game_id, version, view, start, deadline, takeover))
                 for position, view in enumerate(seat_views)]

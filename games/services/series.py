@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import engine, events
+from games import engine, events, policy
 from games.errors import NotFoundError, PermissionDeniedError, TableStateError
 from games.models import Game, Seat, Series, SeriesSeat, Table, Team
 from games.selectors import bot_seats
@@ -127,6 +127,10 @@ def create_game_locked(table: Table, series: Series) -> Game:
     number = series.games.count() + 1
     dealer, leader = state.next_dealer, state.next_leader
     seed = draw_seed()
+    # A duplicate board: the event's stored seed, dealer and first player instead.
+    planned = policy.planned_deal(table.pk, number)
+    if planned:
+        seed, dealer, leader = planned
     game_state = engine.new_game(seed, dealer, leader)
     game = Game(
         series=series, number=number, seed=seed, algorithm=engine.ALGORITHM_VERSION,
@@ -159,6 +163,8 @@ def start_next_game(series_id: int, after_number: int) -> Game | None:
         last = series.games.filter(number=after_number).first()
         if last is None or last.status == Game.Status.PLAYING:
             return None
+        if policy.planned_deal(table.pk, after_number + 1) == policy.NO_MORE_GAMES:
+            return None  # a match of a fixed number of games: its app ends the series
         game = create_game_locked(table, series)
         table.save(update_fields=["updated_at"])
         events.send_events_on_commit(partial(publish.table_changed, table.pk))

@@ -24,7 +24,15 @@ from games.errors import (
     SeatTakenError,
     TableStateError,
 )
-from games.models import CASUAL_TARGETS, CLOCKS, RANKED_CLOCKS, BotLevel, Seat, Table
+from games.models import (
+    CASUAL_TARGETS,
+    CLOCKS,
+    FIXED_DEALS_TARGET,
+    RANKED_CLOCKS,
+    BotLevel,
+    Seat,
+    Table,
+)
 from games.policy import policy, table_event
 from games.services import publish
 from games.services import series as series_service
@@ -69,7 +77,9 @@ def validate_settings(s: TableSettings) -> TableSettings:
     else:
         if s.turn_seconds not in CLOCKS:
             raise InvalidRequestError(_("The turn clock is none, 15, 30 or 60 seconds."))
-        if s.series_target not in CASUAL_TARGETS:
+        fixed_deals = (s.series_target == FIXED_DEALS_TARGET
+                       and s.visibility == Table.Visibility.PRIVATE)
+        if s.series_target not in CASUAL_TARGETS and not fixed_deals:
             raise InvalidRequestError(_("A casual series is played to 6, 12 or 18 (R18)."))
     return TableSettings(name=name, kind=s.kind, visibility=s.visibility,
                          turn_seconds=s.turn_seconds, series_target=s.series_target,

@@ -11,6 +11,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from games import policy
         from games.tournaments import (
+            board_reads,
+            duplicate_reads,
             receivers,  # noqa: F401 - connects the receivers
             selectors,
         )
@@ -26,3 +28,9 @@ class TournamentsConfig(AppConfig):
         policy.register_result_corrections(selectors.corrected_results)
         # A match's table speaks of its event (its name and link, "Game 2 of 4").
         policy.register_table_event(selectors.table_event)
+        # Duplicate: a match's game k is board k of its round, dealt from the board's
+        # seed; a finished board's record stays hidden until every table has played it,
+        # then it is open to everyone, like the traveller that links to it.
+        policy.register_deal_plan(board_reads.planned_deal)
+        policy.register_record_hold(board_reads.held_games)
+        policy.register_record_release(duplicate_reads.released_games)

@@ -44,6 +44,7 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80, min_length=2)
     format = forms.ChoiceField(label=_("Format"), choices=[
         ("swiss", _("Pairs · Swiss")), ("round_robin", _("Pairs · round robin (up to 10 pairs)")),
+        ("duplicate", _("Pairs · duplicate (the same boards at every table)")),
         ("rotation", _("Individual · new partner every round")),
         ("whist", _("Individual · whist schedule (8, 9, 12, 13, 16 or 17 players)"))])
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3,
@@ -55,6 +56,17 @@ class TournamentForm(forms.Form):
         label=_("Or a fixed number of games per match"), min_value=1, max_value=20,
         required=False, help_text=_("Then fewer loss points after those games wins the "
         "match (equal is a tie); a team reaching 18 (12 if rated) still ends it early."))
+    boards_per_round = forms.IntegerField(
+        label=_("Boards per round (duplicate)"), min_value=1, max_value=8, required=False,
+        help_text=_("Duplicate: every table plays these deals each round, each one game; "
+                    "no series to 12 across boards."))
+    duplicate_scoring = forms.ChoiceField(
+        label=_("Duplicate scoring"), choices=Tournament.Scoring.choices, required=False,
+        initial=Tournament.Scoring.MATCHPOINTS,
+        help_text=_("The difference needs exactly 4 pairs (two tables)."))
+    duplicate_basis = forms.ChoiceField(label=_("Matchpoints compare"),
+                                        choices=Tournament.Basis.choices, required=False,
+                                        initial=Tournament.Basis.CARD)
     turn_seconds = forms.ChoiceField(label=_("Turn clock"), choices=CLOCK_CHOICES, required=False)
     starts_at = forms.DateTimeField(
         required=False, label=_("Starts at"),
@@ -110,9 +122,15 @@ class TournamentForm(forms.Form):
         their time zone, stored as the instant in UTC."""
         data = super().clean() or {}
         # A setting left empty takes its default (the form's initial value).
-        for name in ("absent_policy", "absent_withdraw_after", "break_minutes"):
+        for name in ("absent_policy", "absent_withdraw_after", "break_minutes",
+                     "duplicate_scoring", "duplicate_basis"):
             if data.get(name) in (None, ""):
                 data[name] = self.fields[name].initial
+        if data.get("format") == "duplicate" and data.get("boards_per_round") is None:
+            self.add_error("boards_per_round", _("A duplicate event needs its number of "
+                                                 "boards per round (1 to 8)."))
+        elif data.get("format") not in ("duplicate", None):
+            data["boards_per_round"] = None  # the field is for duplicate events only
         when, zone = data.get("starts_at"), data.get("time_zone")
         if when is not None and zone:
             local = when.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))

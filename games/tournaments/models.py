@@ -12,7 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.countries import COUNTRY_CHOICES
@@ -112,6 +112,20 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("Round robin")
         ROTATION = "rotation", _("Individual rounds")
         WHIST = "whist", _("Whist schedule (everybody partners everybody once)")
+        # Pairs only: every table of a round plays the same boards (duplicate.py).
+        DUPLICATE = "duplicate", _("Duplicate (the same boards at every table)")
+
+    class Scoring(models.TextChoices):
+        """How a duplicate event scores a board (games/tournaments/duplicate.py)."""
+
+        MATCHPOINTS = "matchpoints", _("Matchpoints (2 better, 1 equal, 0 worse)")
+        DIFFERENCE = "difference", _("Difference in loss points (two tables)")
+
+    class Basis(models.TextChoices):
+        """What "better" means to duplicate matchpoints (R16–R17)."""
+
+        CARD = "card", _("Card points (fewer loss points, then more card points)")
+        LOSS = "loss", _("Loss points only")
 
     class Absence(models.TextChoices):
         FORFEIT = "forfeit", _("The absent entry loses by forfeit")
@@ -154,6 +168,13 @@ class Tournament(models.Model):
     absent_withdraw_after = models.PositiveSmallIntegerField(default=2)
     # Round 1 of a Swiss paired by the players' conservative ratings instead of by lot.
     seed_by_rating = models.BooleanField(default=False)
+    # Duplicate only (format DUPLICATE): the boards every table of a round plays, and how
+    # a board is scored; other formats leave boards_per_round empty.
+    boards_per_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    duplicate_scoring = models.CharField(max_length=12, choices=Scoring.choices,
+                                         default=Scoring.MATCHPOINTS)
+    duplicate_basis = models.CharField(max_length=4, choices=Basis.choices,
+                                       default=Basis.CARD)
     seed = models.BigIntegerField(default=new_seed, help_text=_("the pairer's and the lot's"))
     forbidden_pairs = models.JSONField(default=list, blank=True,
                                        help_text=_("[[entry, entry], ...] never paired"))
@@ -201,6 +222,18 @@ class Tournament(models.Model):
                 condition=~Q(rated=True) | (Q(bots_allowed=False) & Q(target=12)
                                             & Q(turn_seconds__in=[15, 30])),
                 name="tournament_rated_rules"),
+            # A duplicate event is a pairs event with 1 to 8 boards a round, each match
+            # a series of exactly those games (games_limit, no series to the target);
+            # no other format has boards.
+            models.CheckConstraint(
+                condition=(Q(format="duplicate", kind="pairs", boards_per_round__gte=1,
+                             boards_per_round__lte=8, games_limit=F("boards_per_round"))
+                           | (~Q(format="duplicate") & Q(boards_per_round__isnull=True))),
+                name="tournament_duplicate_boards"),
+            models.CheckConstraint(
+                condition=Q(duplicate_scoring__in=["matchpoints", "difference"])
+                & Q(duplicate_basis__in=["card", "loss"]),
+                name="tournament_duplicate_scoring_values"),
         ]
 
     def __str__(self) -> str:
@@ -209,6 +242,10 @@ class Tournament(models.Model):
     @property
     def is_pairs(self) -> bool:
         return self.kind == self.Kind.PAIRS
+
+    @property
+    def is_duplicate(self) -> bool:
+        return self.format == self.Format.DUPLICATE
 
     @property
     def checkin_minutes(self) -> int | None:
@@ -382,6 +419,86 @@ class MatchSide(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} on {self.side}{self.slot} of {self.match_id}"
+
+
+def new_board_seed() -> int:
+    """A board's deal seed: 63 bits from the OS's cryptographic source (R5), like a game's."""
+    return secrets.randbits(63)
+
+
+class Board(models.Model):
+    """One deal of a duplicate event, played once at every table of its round (R4–R6).
+
+    ``number`` counts the event's boards from 1; ``position`` is the board's place in
+    its round, and so the number of the game that plays it in every table's series
+    (game k of a match is board k of the round). The dealer and the first player come
+    from ``duplicate.board_dealer(position)``. The seed is **secret** (R19 across
+    tables): nothing shows it, nor a hand or a result of the board, until
+    ``public_at`` is set, when the board has been played at every table of its round
+    or the round is over (services/duplicate.py; the one reader is
+    ``selectors.board_is_public``).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="boards")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(default=new_board_seed, help_text=_("secret until public"))
+    dealer = models.PositiveSmallIntegerField()
+    first_player = models.PositiveSmallIntegerField()
+    public_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="board_unique_number"),
+            models.UniqueConstraint(fields=["round", "position"], name="board_unique_position"),
+            models.CheckConstraint(condition=Q(dealer__lte=3) & Q(first_player__lte=3)
+                                   & Q(position__gte=1) & Q(number__gte=1),
+                                   name="board_values"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Board {self.number} of {self.tournament_id}"
+
+
+class BoardPlay(models.Model):
+    """What one table made of one board (R16–R17): THE stored result a duplicate
+    score is computed from.
+
+    Written once, by the tournaments' reaction to a game's end (services/duplicate.py),
+    from the finished Game of the match's series that played the board; the Game stays
+    the record of the play (its seed is the board's, verify_games replays it). Keeping
+    the figures here lets the standings, the traveller and the CSV read one small table
+    instead of rebuilding every game's state. ``a_entry`` and ``b_entry`` are the pairs
+    that sat in seats 0+2 and 1+3 (R1) at this table.
+    """
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="plays")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_plays")
+    game = models.OneToOneField("games.Game", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="board_play")
+    a_entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    b_entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    points_a = models.PositiveSmallIntegerField()
+    points_b = models.PositiveSmallIntegerField()
+    loss_a = models.PositiveSmallIntegerField()
+    loss_b = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["board", "match"]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "match"], name="board_play_once"),
+            # R3: the card points of a deal add up to 120; R16: at most 6 loss points.
+            models.CheckConstraint(condition=Q(points_a__lte=120) & Q(points_b__lte=120)
+                                   & Q(loss_a__lte=6) & Q(loss_b__lte=6),
+                                   name="board_play_values"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Board {self.board_id} at match {self.match_id}"
 
 
 class AuditEntry(models.Model):

@@ -12,15 +12,25 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
+from games import selectors as game_selectors
 from games.errors import ServiceError
-from games.tournaments import console, event_reads, forms, permissions, season_points, selectors
+from games.models import Game
+from games.tournaments import (
+    console,
+    duplicate_reads,
+    event_reads,
+    forms,
+    permissions,
+    season_points,
+    selectors,
+)
 from games.tournaments.models import (
     AuditEntry,
     Club,
@@ -261,7 +271,10 @@ def tournament_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
                 break_seconds=data["break_minutes"] * 60,
                 absent_policy=data["absent_policy"],
                 absent_withdraw_after=data["absent_withdraw_after"],
-                seed_by_rating=data["seed_by_rating"]))
+                seed_by_rating=data["seed_by_rating"],
+                boards_per_round=data["boards_per_round"],
+                duplicate_scoring=data["duplicate_scoring"],
+                duplicate_basis=data["duplicate_basis"]))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -301,6 +314,14 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
             if request.user.is_authenticated else []),
         "late_join_open": events.late_join_open(tournament),
     }
+    if tournament.is_duplicate:
+        context["dup"] = {"standings": duplicate_reads.standings(tournament),
+                          "boards": duplicate_reads.board_views(tournament)}
+        # A duplicate table is watched by its own players and the directors only: the
+        # same boards are being played at the other tables (R19 across tables).
+        context["my_matches"] = ({m.pk for _r, ms in by_round for m in ms
+                                  if entry is not None
+                                  and any(s.entry_id == entry.pk for s in m.sides.all())})
     context["announcements"] = event_reads.event_announcements(tournament)
     context["co_directors"] = list(tournament.co_directors.all())
     context["next_occurrence"] = Tournament.objects.filter(recurs_from=tournament).first()
@@ -483,11 +504,74 @@ tournament_event = _tournament_action(_event)
 def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A standings sheet to print or pin up: no site chrome, print CSS."""
     tournament = _tournament(tournament_id)
+    if tournament.is_duplicate:
+        return render(request, "tournaments/print_duplicate.html", {
+            "tournament": tournament, "club": tournament.club,
+            "dup": {"standings": duplicate_reads.standings(tournament)},
+            "completed": selectors.rounds_completed(tournament)})
     rows = selectors.standings_of(tournament)
     return render(request, "tournaments/print.html", {
         "tournament": tournament, "club": tournament.club, "rows": rows,
         "cross": selectors.cross_table(tournament, rows),
         "completed": selectors.rounds_completed(tournament)})
+
+
+# --- duplicate boards ------------------------------------------------------------------
+
+
+def _board(tournament_id: int, number: int) -> tuple[Tournament, duplicate_reads.BoardView]:
+    tournament = _tournament(tournament_id)
+    found = (duplicate_reads.board_views(tournament, number)
+             if tournament.is_duplicate else [])
+    if not found:
+        raise Http404(_("No such board."))
+    return tournament, found[0]
+
+
+@require_GET
+def board_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """``/tournament/<id>/board/<n>/``: the board's traveller (every table's pairs,
+    figures and scores, with links to each table's replay) once every table has played
+    it; until then only how many have (R19 across tables)."""
+    tournament, board = _board(tournament_id, number)
+    return render(request, "tournaments/board.html", {
+        "tournament": tournament, "club": tournament.club, "b": board,
+        "pairs": [(a, b) for i, a in enumerate(board.lines) for b in board.lines[i + 1:]
+                  if a.game_id and b.game_id]})
+
+
+@require_GET
+def board_compare(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """``/tournament/<id>/board/<n>/compare/?tables=1,2``: two tables' replays of one
+    public board side by side (the same cards, different play)."""
+    tournament, board = _board(tournament_id, number)
+    if not board.public:
+        raise Http404(_("The replays open when every table has played this board."))
+    lines = {line.table: line for line in board.lines if line.game_id}
+    try:
+        chosen = [int(t) for t in str(request.GET.get("tables", "")).split(",")[:2] if t]
+    except ValueError:
+        return HttpResponseBadRequest(_("Tables are named by their numbers, e.g. 1,2."))
+    if not chosen:
+        chosen = sorted(lines)[:2]
+    if len(chosen) != 2 or len(set(chosen)) != 2 or not set(chosen) <= set(lines):
+        return HttpResponseBadRequest(_("Name two different tables that played this board."))
+    sides = []
+    for prefix, table in zip(("t1-", "t2-"), chosen, strict=True):
+        line = lines[table]
+        game = get_object_or_404(Game.objects.select_related("series__table"),
+                                 pk=line.game_id)
+        # The one rule for a record (a duplicate board's hold and release included).
+        viewer = request.user if request.user.is_authenticated else None
+        if game_selectors.record_access(game, viewer, set()) \
+                is not game_selectors.RecordAccess.OPEN:
+            raise Http404(_("The replays open when every table has played this board."))
+        record, frames = game_selectors.replay_frames(game)
+        sides.append({"prefix": prefix, "line": line, "game": game, "record": record,
+                      "frames": frames, "roster": list(game.series.roster.all()),
+                      "record_id": f"{prefix}game-record", "frames_id": f"{prefix}replay-frames"})
+    return render(request, "tournaments/board_compare.html", {
+        "tournament": tournament, "club": tournament.club, "b": board, "sides": sides})
 
 
 # --- the director's console ----------------------------------------------------------
@@ -558,6 +642,8 @@ def _csv_response(name: str) -> tuple[HttpResponse, Any]:
 @require_GET
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    if tournament.is_duplicate:
+        return _duplicate_standings_csv(tournament)
     response, out = _csv_response(f"tournament-{tournament.pk}-standings.csv")
     out.writerow(["rank", "place", "entry", "bot", "status", "points", "buchholz",
                   "head_to_head", "loss_point_diff", "sonneborn_berger", "wins",
@@ -576,6 +662,8 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    if tournament.is_duplicate:
+        return _duplicate_results_csv(tournament)
     response, out = _csv_response(f"tournament-{tournament.pk}-results.csv")
     out.writerow(["round", "match", "side_a", "side_b", "outcome", "loss_a", "loss_b",
                   "forfeit", "termination", "corrected", "absent", "bot_played_for"])
@@ -589,6 +677,36 @@ def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
                           int(m.corrected),
                           " + ".join(_safe(n) for n in m.absent_names),  # type: ignore[attr-defined]
                           " + ".join(_safe(n) for n in m.bot_for)])  # type: ignore[attr-defined]
+    return response
+
+
+def _duplicate_standings_csv(tournament: Tournament) -> HttpResponse:
+    """A duplicate event's standings: percent, score and top over the public boards, and
+    the pair's score on each of them (a column per board, the cross-table's)."""
+    response, out = _csv_response(f"tournament-{tournament.pk}-standings.csv")
+    table = duplicate_reads.standings(tournament)
+    out.writerow(["place", "entry", "bot", "status", "percent", "score", "top", "boards",
+                  *(f"board_{n}" for n in table.boards)])
+    for row in table.rows:
+        out.writerow([row.place or "", _safe(row.entry.name), int(row.entry.is_bot),
+                      row.entry.status, row.percent_text if row.boards else "", row.score,
+                      row.top, row.boards, *(row.by_board.get(n, "") for n in table.boards)])
+    return response
+
+
+def _duplicate_results_csv(tournament: Tournament) -> HttpResponse:
+    """Every table's result on every public board, with each side's score: the
+    travellers in one file. A board not yet played everywhere has no line (R19 across
+    tables)."""
+    response, out = _csv_response(f"tournament-{tournament.pk}-results.csv")
+    out.writerow(["round", "board", "table", "side_a", "side_b", "points_a", "points_b",
+                  "loss_a", "loss_b", "score_a", "score_b", "top"])
+    for board in duplicate_reads.board_views(tournament):
+        for line in board.lines:
+            out.writerow([board.round_number, board.board.number, line.table,
+                          _safe(line.a_name), _safe(line.b_name), line.points_a,
+                          line.points_b, line.loss_a, line.loss_b, line.score_a,
+                          line.score_b, line.top])
     return response
 
 

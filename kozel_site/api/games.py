@@ -49,6 +49,9 @@ def game(request: HttpRequest, game_id: params.GameId) -> dict[str, Any]:
         raise HttpError(403, "This game was played at a private table.")
     if access is selectors.RecordAccess.NOT_OVER:
         raise HttpError(404, "The record opens when the game is over.")
+    if access is selectors.RecordAccess.HELD:
+        raise HttpError(404, "The record of a duplicate board opens once every table "
+                             "has played it.")
     roster = (row.series.roster.select_related("user__profile", "away_user__profile")
               .order_by("position"))
     return {"id": row.pk, "series": row.series_id, "table": row.series.table_id,

@@ -267,6 +267,55 @@ class StandingRow(Schema):
     played: int
 
 
+class DuplicateRow(Schema):
+    place: int | None
+    entry: int
+    name: str
+    bot: bool
+    percent: float | None
+    score: int
+    top: int
+    boards: int
+    by_board: dict[str, int]
+
+
+class DuplicateStandings(Schema):
+    scoring: str
+    basis: str
+    boards: list[int]
+    rows: list[DuplicateRow]
+
+
 class Standings(Schema):
     rounds_completed: int
     rows: list[StandingRow]
+    # A duplicate event's standings in percent over the boards every table has played,
+    # with each pair's score per board; None for the other formats.
+    duplicate: DuplicateStandings | None = None
+
+
+class TravellerLine(Schema):
+    table: int
+    side_a: int
+    side_b: int
+    points_a: int
+    points_b: int
+    loss_a: int
+    loss_b: int
+    score_a: int
+    score_b: int
+    top: int
+    game: int | None
+
+
+class Board(Schema):
+    number: int
+    round: int
+    public: bool
+    tables: int
+    finished: int
+    results: list[TravellerLine]
+
+
+class Boards(Schema):
+    boards: list[Board]

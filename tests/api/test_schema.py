@@ -17,7 +17,8 @@ ENDPOINTS = {"/api/players/{username}", "/api/players/{username}/games", "/api/g
              "/api/games/{game_id}/reviews/{seat}",
              "/api/leaderboard", "/api/leaderboard/month", "/api/clubs", "/api/clubs/{slug}",
              "/api/tournaments/{tournament_id}", "/api/tournaments/{tournament_id}/pairings",
-             "/api/tournaments/{tournament_id}/standings"}
+             "/api/tournaments/{tournament_id}/standings",
+             "/api/tournaments/{tournament_id}/boards"}
 
 
 @pytest.fixture
@@ -68,6 +69,7 @@ def test_every_answer_matches_the_schema(cast, schema):
         _check(schema, "/api/tournaments/{tournament_id}/pairings", "/api/tournaments/5/pairings"),
         _check(schema, "/api/tournaments/{tournament_id}/standings",
                "/api/tournaments/5/standings"),
+        _check(schema, "/api/tournaments/{tournament_id}/boards", "/api/tournaments/5/boards"),
         _check(schema, "/api/clubs", "/api/clubs", {"HTTP_AUTHORIZATION": "Bearer kzt_nope"}),
     }
     with override_settings(KOZEL_API_REQUESTS_PER_MINUTE_PER_ADDRESS=1):

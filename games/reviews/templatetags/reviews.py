@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from games.bots.review import BLUNDER, GRADES
 from games.models import Game
 from games.reviews import selectors
+from games.reviews.models import Review
 
 register = template.Library()
 
@@ -44,3 +45,12 @@ def grade_rows() -> list[dict[str, Any]]:
 @register.inclusion_tag("reviews/profile_summary.html")
 def review_summary(player: Any, is_self: bool) -> dict[str, Any]:
     return {"summary": selectors.profile_summary(player, include_private=is_self)}
+
+
+@register.simple_tag
+def game_reviewed(game_id: int | None) -> bool:
+    """Whether a finished review of any seat of the game exists (another app's page, a
+    duplicate board's traveller, links to it then); the caller has checked that the
+    game's record may be read."""
+    return bool(game_id) and Review.objects.filter(game_id=game_id,
+                                                   status=Review.Status.DONE).exists()

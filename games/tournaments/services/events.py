@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -39,7 +40,9 @@ MIN_ROUND, MAX_ROUND = 30, 36000
 MAX_BREAK = 3600
 MAX_ABSENT_ROUNDS = 30
 FORMATS = {"swiss": Tournament.Kind.PAIRS, "round_robin": Tournament.Kind.PAIRS,
-           "rotation": Tournament.Kind.INDIVIDUAL, "whist": Tournament.Kind.INDIVIDUAL}
+           "rotation": Tournament.Kind.INDIVIDUAL, "whist": Tournament.Kind.INDIVIDUAL,
+           "duplicate": Tournament.Kind.PAIRS}
+MAX_BOARDS = 8
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ class EventSettings:
     absent_policy: str = "forfeit"
     absent_withdraw_after: int = 2
     seed_by_rating: bool = False
+    # Duplicate only (games/tournaments/duplicate.py).
+    boards_per_round: int | None = None
+    duplicate_scoring: str = Tournament.Scoring.MATCHPOINTS
+    duplicate_basis: str = Tournament.Basis.CARD
 
 
 def _int_in(value: object, low: int, high: int, what: str) -> int:
@@ -77,7 +84,8 @@ def validate(s: EventSettings) -> EventSettings:
         raise InvalidRequestError(
             _("A name cannot contain invisible or text-direction characters."))
     if s.format not in FORMATS:
-        raise InvalidRequestError(_("Choose Swiss, round robin, individual rounds or whist."))
+        raise InvalidRequestError(_("Choose Swiss, round robin, duplicate, individual "
+                                    "rounds or whist."))
     rounds = _int_in(s.rounds, 1, 30, _("The number of rounds"))
     if s.target not in Tournament.TARGETS:
         raise InvalidRequestError(_("A match is played to 6 or 12 loss points (R18)."))
@@ -102,6 +110,9 @@ def validate(s: EventSettings) -> EventSettings:
                              _("The absent rounds before a withdrawal"))
     if checkin >= round_seconds:
         raise InvalidRequestError(_("The check-in window must be shorter than the round."))
+    boards = _check_duplicate(s)
+    if boards is not None:
+        games = boards  # each match is a series of exactly the round's boards
     if s.rated:
         if s.bots_allowed:
             raise InvalidRequestError(_("A rated tournament is for people only: no bots."))
@@ -117,7 +128,33 @@ def validate(s: EventSettings) -> EventSettings:
     return EventSettings(name, s.format, rounds, s.target, s.turn_seconds, s.starts_at,
                          checkin, round_seconds, bool(s.rated), bool(s.bots_allowed), breaks,
                          games, clean_details(s.details), s.absent_policy, withdraw_after,
-                         bool(s.seed_by_rating))
+                         bool(s.seed_by_rating), boards, s.duplicate_scoring,
+                         s.duplicate_basis)
+
+
+def _check_duplicate(s: EventSettings) -> int | None:
+    """A duplicate event's boards per round (1–8), scoring and basis; None for any other
+    format, which must leave the boards empty."""
+    if s.format != "duplicate":
+        if s.boards_per_round is not None:
+            raise InvalidRequestError(_("Boards per round are for duplicate events."))
+        return None
+    if s.boards_per_round is None:
+        raise InvalidRequestError(_("A duplicate event needs its number of boards per "
+                                    "round (1 to %(max)s).") % {"max": MAX_BOARDS})
+    boards = _int_in(s.boards_per_round, 1, MAX_BOARDS, _("The number of boards per round"))
+    if s.duplicate_scoring not in Tournament.Scoring.values:
+        raise InvalidRequestError(_("A duplicate board is scored by matchpoints or by the "
+                                    "difference in loss points."))
+    if s.duplicate_basis not in Tournament.Basis.values:
+        raise InvalidRequestError(_("Matchpoints compare card points or loss points."))
+    if s.games_limit is not None and s.games_limit != boards:
+        raise InvalidRequestError(_("A duplicate match plays exactly its round's boards: "
+                                    "leave the fixed number of games empty."))
+    if s.rated:
+        raise InvalidRequestError(_("A duplicate event is not rated: its boards stand "
+                                    "alone, with no series to 12 (R18)."))
+    return boards
 
 
 def create_tournament(club_id: int, user: User | None,
@@ -141,11 +178,16 @@ def create_tournament(club_id: int, user: User | None,
             rules_text=clean.details.rules_text, prizes=clean.details.prizes,
             absent_policy=clean.absent_policy,
             absent_withdraw_after=clean.absent_withdraw_after,
-            seed_by_rating=clean.seed_by_rating)
+            seed_by_rating=clean.seed_by_rating, boards_per_round=clean.boards_per_round,
+            duplicate_scoring=clean.duplicate_scoring, duplicate_basis=clean.duplicate_basis)
+        duplicate_details: dict[str, Any] = ({
+            "boards_per_round": t.boards_per_round, "scoring": t.duplicate_scoring,
+            "basis": t.duplicate_basis} if t.is_duplicate else {})
         audit.record(club, user, "tournament.create", tournament=t, format=t.format,
                      rounds=t.rounds, rated=t.rated, bots_allowed=t.bots_allowed,
                      absent=t.absent_policy, withdraw_after_absent=t.absent_withdraw_after,
-                     break_seconds=t.break_seconds, seed_by_rating=t.seed_by_rating)
+                     break_seconds=t.break_seconds, seed_by_rating=t.seed_by_rating,
+                     **duplicate_details)
     return t
 
 
@@ -184,7 +226,8 @@ def late_join_open(t: Tournament) -> bool:
     """Late join: until half the rounds have started (fixed schedules take no late join)."""
     if t.status in (Tournament.Status.REGISTRATION,):
         return True
-    if t.status != Tournament.Status.RUNNING or t.format in ("round_robin", "whist"):
+    if t.status != Tournament.Status.RUNNING or t.format in ("round_robin", "whist",
+                                                               "duplicate"):
         return False
     return 2 * rounds_started(t) < t.rounds
 

@@ -24,7 +24,7 @@ from games.errors import TableStateError
 from games.events import send_event_on_commit
 from games.ratings import selectors as rating_selectors
 from games.ratings.models import Rating
-from games.tournaments import pairing, publish, selectors, standings
+from games.tournaments import duplicate, pairing, publish, selectors, standings
 from games.tournaments.models import Entry, Match, MatchSide, Round, Tournament
 from games.tournaments.services import audit, events
 from games.tournaments.services.events import lock_tournament
@@ -167,6 +167,12 @@ def compute_pairing(t: Tournament, number: int, manual_pairs: list[list[int]]
                                            history["opponents"], history["byes"], seed)
         plans = [([p0, p2], [p1, p3]) for p0, p1, p2, p3 in result_i.tables]
         byes = result_i.byes
+    elif t.format == "duplicate":
+        # The movement (duplicate.movement): the circle method over the pairs of round 1
+        # in the schedule's order; table n is match n, its A pair in seats 0 and 2.
+        order = _schedule_order(t, schedule_entries(t) if number > 1 else list(active.values()))
+        seating = duplicate.movement(order, number)[number - 1]
+        plans = [([s.a_pair], [s.b_pair]) for s in seating]
     else:  # whist
         order = _schedule_order(t, schedule_entries(t) if number > 1 else list(active.values()))
         rnd = pairing.whist_schedule(len(order))[number - 1]

@@ -32,7 +32,8 @@ MAX_WEEKS = 4
 COPIED = ("club_id", "name", "kind", "format", "target", "games_limit", "turn_seconds",
           "rounds", "checkin_seconds", "round_seconds", "break_seconds", "rated",
           "bots_allowed", "created_by_id", "description", "rules_text", "prizes",
-          "season_id", "recur_weeks")
+          "season_id", "recur_weeks", "boards_per_round", "duplicate_scoring",
+          "duplicate_basis")
 
 
 def zone(name: str) -> ZoneInfo:

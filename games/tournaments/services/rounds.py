@@ -53,7 +53,7 @@ from games.events import (
     send_events_on_commit,
     send_task_on_commit,
 )
-from games.models import Seat, Series, Table, Termination
+from games.models import FIXED_DEALS_TARGET, Seat, Series, Table, Termination
 from games.services import finish, locks
 from games.services import series as series_service
 from games.services import tables as table_service
@@ -61,6 +61,7 @@ from games.signals import round_started
 from games.tournaments import emails, pairing, publish
 from games.tournaments.models import Entry, Match, Round, Tournament
 from games.tournaments.services import audit, events, pairings, recurrence
+from games.tournaments.services import duplicate as duplicate_service
 from games.tournaments.services.events import lock_tournament
 
 logger = logging.getLogger(__name__)
@@ -113,6 +114,8 @@ def open_event_locked(t: Tournament, actor: User | None) -> None:
                                         need)) % {"n": need})
     if t.format == "round_robin" and len(active) > pairing.MAX_ROUND_ROBIN:
         raise TableStateError(_("A round robin takes at most 10 pairs."))
+    if t.is_duplicate:
+        _check_duplicate_field(t, len(active))
     if t.format == "whist" and len(active) not in pairing.WHIST_SIZES:
         raise TableStateError(_("A whist schedule needs 8, 9, 12, 13, 16 or 17 players; "
                                 "%(n)s are entered.") % {"n": len(active)})
@@ -121,6 +124,18 @@ def open_event_locked(t: Tournament, actor: User | None) -> None:
     t.save(update_fields=["rounds", "status"])
     audit.record(t.club, actor, "tournament.start", tournament=t, entries=len(active),
                  rounds=t.rounds)
+
+
+def _check_duplicate_field(t: Tournament, pairs: int) -> None:
+    """The movement seats every pair at a table each round (duplicate.movement): an
+    even number of pairs, at least four; a difference compares exactly two tables."""
+    if pairs < 4 or pairs % 2:
+        raise TableStateError(_("A duplicate event needs an even number of pairs, at least "
+                                "4; %(n)s are entered (a director can add a bot pair).")
+                              % {"n": pairs})
+    if t.duplicate_scoring == Tournament.Scoring.DIFFERENCE and pairs != 4:
+        raise TableStateError(_("Scoring by difference compares two tables: it needs "
+                                "exactly 4 pairs; %(n)s are entered.") % {"n": pairs})
 
 
 def start_tournament_locked(t: Tournament, actor: User | None) -> Round:
@@ -199,6 +214,8 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
     round_.checkin_deadline = now + timedelta(seconds=t.checkin_seconds)
     round_.ends_at = now + timedelta(seconds=t.round_seconds)
     round_.save()
+    # Duplicate: the round's boards exist before any table deals its first game.
+    duplicate_service.create_boards_locked(t, round_)
     owner = t.created_by
     people: list[int] = []
     mail: list[emails.RoundMail] = []
@@ -253,7 +270,10 @@ def start_round_locked(t: Tournament, round_: Round, actor: User | None) -> Roun
 def table_target(t: Tournament) -> int:
     """The series target at the event's tables: its target, or with a fixed number of
     games the highest a table allows (18; a ranked table plays to 12), so that the
-    games decide and the target only ends a lopsided match early."""
+    games decide and the target only ends a lopsided match early. Duplicate: a target
+    no series of boards reaches, so that every board is played."""
+    if t.is_duplicate:
+        return FIXED_DEALS_TARGET
     if t.games_limit is None:
         return t.target
     return 12 if t.rated else 18
@@ -345,6 +365,7 @@ def check_in(match_id: object, user: User | None) -> int:
 
 def _after_match_change(t: Tournament, round_: Round) -> None:
     """Round bookkeeping after a match changed. Caller holds the tournament and round."""
+    duplicate_service.settle_round_locked(t, round_)
     statuses = set(round_.matches.values_list("status", flat=True))
     if round_.status == Round.Status.CHECKIN and Match.Status.CHECKIN not in statuses:
         round_.status = Round.Status.PLAYING
@@ -578,6 +599,8 @@ def game_finished(series_id: int) -> bool:
         return False
     with transaction.atomic():
         t, round_, match = _lock_match_rows(*ids)
+        # Duplicate: this game's board result, and the boards now played everywhere.
+        duplicate_service.settle_round_locked(t, round_)
         try:
             table, series = locks.lock_series(series_id)
         except NotFoundError:
