@@ -301,8 +301,9 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
         "tournament": tournament, "club": club, "rows": rows, "rounds": by_round,
         "current": current, "directing": directing, "entry": entry,
         # The correction form shows only when a result exists to correct: an empty
-        # required <select> is invalid HTML and a form nobody can send.
-        "correctable": [
+        # required <select> is invalid HTML and a form nobody can send. A duplicate
+        # event's results are its boards' play (corrections.check refuses them).
+        "correctable": [] if tournament.is_duplicate else [
             (r, m) for r, matches in by_round for m in matches
             if m.status == Match.Status.FINISHED and m.outcome != Match.Outcome.BYE
         ],

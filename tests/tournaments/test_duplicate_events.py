@@ -102,6 +102,19 @@ def test_r4_r5_every_table_deals_the_rounds_boards_from_their_stored_seeds(club_
     assert FIXED_DEALS_TARGET > 6 * 8
 
 
+def test_a_duplicate_match_is_not_corrected_its_boards_are_its_result(club_cast):
+    t = event(club_cast, fmt="duplicate", rounds=3, boards_per_round=1)
+    enter_pairs(t, club_cast.players[:8])
+    act(t, club_cast.director, "start")
+    match = Match.objects.filter(round__tournament=t).order_by("number").first()
+    before = (match.status, match.outcome, match.corrected)
+    with pytest.raises(TableStateError, match="boards as played"):
+        act(t, club_cast.director, "correct", match_id=match.pk, outcome="B", loss_a=6,
+            loss_b=0, reason="typo")
+    match.refresh_from_db()
+    assert (match.status, match.outcome, match.corrected) == before
+
+
 def test_no_game_is_dealt_beyond_a_fixed_number_of_games(club_cast):
     t = event(club_cast, fmt="duplicate", rounds=1, boards_per_round=1)
     enter_pairs(t, club_cast.players[:8])

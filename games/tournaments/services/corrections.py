@@ -146,6 +146,11 @@ def _figures(match: Match) -> ResultFigures:
 def check(t: Tournament, data: Mapping[str, Any], *, lock: bool) -> Request:
     """Validate a correction of one of ``t``'s matches; raises a ServiceError naming
     what is wrong, before anything is written."""
+    if t.is_duplicate:
+        # A duplicate event is scored board by board from the play (board_reads), not
+        # from a match's outcome: a corrected outcome would change nothing it shows.
+        raise TableStateError(_("A duplicate event's results are its boards as played: "
+                                "they cannot be corrected here."))
     reason = _reason(data)
     try:
         match_id = int(str(data.get("match_id")))
