@@ -23,9 +23,10 @@ from games.services import clock, locks, publish, schedule
 
 # The last four tricks of a game whose trump is ♠ (the queen, in seat 3's hand). The stock
 # is empty and team B (seats 1, 3) holds every trump and the high cards, so team A
-# (seats 0, 2) can never beat (R7, R9) and takes no trick: 6 loss points (R16), the
-# target of a series to 6, half of 12 (R18). Seat 3 leads; the other 20 cards are already
-# in B's pile (five tricks). Test-only, like ``setup_position``.
+# (seats 0, 2) can never beat (R7, R9); as long as B beats (it may discard instead), A
+# takes no trick: 6 loss points (R16), the target of a series to 6, half of 12 (R18).
+# Seat 3 leads; the other 20 cards (69 card points) are already in B's pile (five tricks).
+# Test-only, like ``setup_position``.
 TEAM_A_SHUT_OUT: dict[str, Any] = {
     "dealer": 2, "leader": 3, "trump_card": "QS", "stock": [],
     "hands": [["6H", "7H", "8H", "9H"], ["AS", "KS", "TS", "9C"],
