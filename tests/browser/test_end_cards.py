@@ -8,6 +8,11 @@ the spectator, give the score as yours–theirs, keep the last game's summary on
 away, leave nothing stray on the felt and stay wholly in view at desktop and phone
 sizes. At a ranked table the card shows the rating change the rating task stored, and
 never offers the owner's "Play again".
+
+Each game is first set to a known position (``TEAM_A_SHUT_OUT``: team A takes no trick,
+6 loss points, R16), so the casual series to 6 ends after one short game and the ranked
+one to 12 after two (R18): seat 0 is always the goat and seat 1 always won, so both
+wordings are read on every run.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from games.queue.services import create_ranked_table
 from games.ratings.models import RatingChange
 from games.services import series as series_service
 from games.services import tables as table_service
+from games.services.testing import TEAM_A_SHUT_OUT
 from tests.browser import table_helpers as th
 from tests.queue.helpers import play_out_series
 from tests.ratings.factories import make_user
@@ -54,7 +60,7 @@ def _casual_series(users: list[Any]) -> tuple[Table, Series]:
 
 def _series_over(page: Page) -> Any:
     card = page.locator("#kz-series-end .series-card")
-    # Hundreds of events at the services' speed: a busy shared machine needs its time.
+    # Every event at the services' speed: a busy shared machine needs its time.
     expect(card).to_be_visible(timeout=90_000)
     return card
 
@@ -140,8 +146,11 @@ def test_casual_end_cards_say_you_won_or_you_are_the_goat(live_site, new_context
     other = _open(new_context, users[1], table.pk, viewport=PHONE)
     spectator = _open(new_context, watcher, table.pk)
 
-    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users})
+    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users},
+                        position=TEAM_A_SHUT_OUT)
     assert finished.status == Series.Status.FINISHED
+    # R16, R18: team A took no trick, 6 loss points, the target.
+    assert (finished.games.count(), _scores(finished), finished.goat) == (1, (6, 0), "A")
     _check_players_cards({0: owner, 1: other}, finished)
 
     # The owner may play again with the same seats; the other player is told so.
@@ -177,8 +186,11 @@ def test_ranked_end_card_shows_the_stored_rating_change(live_site, new_context, 
     other = _open(new_context, users[1], table.pk, viewport=PHONE)
     spectator = _open(new_context, watcher, table.pk)
 
-    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users})
+    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users},
+                        position=TEAM_A_SHUT_OUT)
     assert finished.status == Series.Status.FINISHED
+    # R16, R18: two shut-outs of team A, 6 + 6 = 12 loss points, the ranked target.
+    assert (finished.games.count(), _scores(finished), finished.goat) == (2, (12, 0), "A")
     _check_players_cards({0: owner, 1: other}, finished)
 
     deadline = time.monotonic() + 30

@@ -4,7 +4,10 @@ their new ratings on their profiles.
 The matcher and the rating task run on a real Celery worker (this process's
 ``celery_worker``); the pages talk to the daphne child. Once every page shows the table,
 the test plays the series through the services for speed (``off_loop``: the services
-publish over the channel layer), as the issue allows.
+publish over the channel layer), as the issue allows. Each game is first set to a known
+position (``TEAM_A_SHUT_OUT``: team A takes no trick, 6 loss points, R16), so the ranked
+series to 12 ends after its second game (R18) instead of a random number of full games;
+its end, the rating task and the profiles are as real as before.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from games.models import Series
 from games.ratings import selectors
 from games.ratings.conf import rating_settings
 from games.ratings.models import RatingChange
+from games.services.testing import TEAM_A_SHUT_OUT
 from tests.browser import table_helpers as th
 from tests.queue.helpers import play_out_series
 from tests.ratings.factories import make_user
@@ -56,11 +60,14 @@ def test_four_players_queue_play_a_ranked_series_and_see_their_ratings(
     assert series.ranked
     assert sorted(s.user_id for s in series.roster.all()) == sorted(u.pk for u in users)
 
-    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users})
+    finished = off_loop(play_out_series, series.pk, {u.pk: u for u in users},
+                        position=TEAM_A_SHUT_OUT)
     assert finished.status == Series.Status.FINISHED
-    # The series was played at the services' speed (hundreds of events in seconds);
-    # each page shows every one of them, which on a slow shared machine took more than
-    # 15 s in some CI runs.
+    # R16, R18: two shut-outs of team A, 6 + 6 = 12 loss points, the ranked target.
+    assert (finished.games.count(), finished.loss_points_a, finished.loss_points_b,
+            finished.goat) == (2, 12, 0, "A")
+    # The series was played at the services' speed; each page shows every event, which
+    # on a slow shared machine takes its time.
     for page in pages:
         expect(page.locator("#kz-table")).not_to_have_attribute("data-phase", "playing",
                                                                 timeout=45_000)

@@ -6,6 +6,11 @@ two bot pairs and starts round 1. Each person, waiting on the home page, is show
 round-start banner live and is taken to their table by its button; they play their
 match (one game) by clicking, bots play on the real worker, and the tournament page each of
 them has open in a second tab shows the standings change without a reload.
+
+Once everybody sits at their table, each of their games is set to a known position
+(``TEAM_A_SHUT_OUT``: the last four tricks, team A can never beat, R7), so the match is
+played by clicking to its end through the real services and worker in four tricks instead
+of a whole deal.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from allauth.account.models import EmailAddress
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from games.services.testing import TEAM_A_SHUT_OUT, setup_position
 from tests.browser import table_helpers as th
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
@@ -32,7 +38,9 @@ def _verified(django_user_model, name):
 
 
 def test_a_pairs_swiss_evening_from_club_to_live_standings(
-        live_site, new_context, django_user_model, celery_worker, js_errors):
+        live_site, new_context, django_user_model, celery_worker, off_loop, js_errors):
+    from games import engine
+    from games.models import Game
     from games.tournaments.models import Match, Tournament
 
     director = _verified(django_user_model, "olga")
@@ -103,6 +111,9 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
     for page in pages.values():
         th.wait_ready(page)
         expect(page.locator("#kz-table")).to_have_attribute("data-phase", "playing")
+    # A short game at each of their tables (the services publish it: off the loop).
+    for table_id in set(tables.values()):
+        off_loop(setup_position, table_id, TEAM_A_SHUT_OUT)
 
     # Each person also has the tournament page open in a second window, where their own
     # match shows as being played (nobody has moved a card yet). A window, not a tab of
@@ -156,6 +167,14 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
             "rows => rows.map(r => Number(r.dataset.points))")
         assert sum(points) == 4, points
     th.screenshot(watchers[0], "tournament-player-standings")
+    # Each of the people's matches was its one game, played from the short position:
+    # team B's pile there already holds 69 card points, so B lost nothing (R16). (A bot
+    # of team B may discard rather than beat, R9, so A may still take a trick.)
+    start = engine.game_from_position(TEAM_A_SHUT_OUT).start
+    for table_id in set(tables.values()):
+        game = Game.objects.get(series__table_id=table_id)
+        assert engine.GameState.from_dict(game.state).start == start
+        assert game.status == Game.Status.FINISHED and game.result.loss_points_b == 0
     t.refresh_from_db()
     assert t.status == "finished"
     rows = boss.locator("#standings tbody tr")

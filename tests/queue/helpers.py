@@ -8,14 +8,18 @@ from games import engine
 from games.models import Game, Series
 from games.services import play
 from games.services import series as series_service
+from games.services.testing import setup_position
 
 
-def play_out_series(series_id: int, users_by_id: dict[int, Any], max_games: int = 60) -> Series:
+def play_out_series(series_id: int, users_by_id: dict[int, Any], max_games: int = 60,
+                    position: dict[str, Any] | None = None) -> Series:
     """Play every game of a series as its seated people; deal the next game directly.
 
     ``start_next_game`` is idempotent, so this is safe next to a worker that deals it
-    too.
+    too. With ``position`` (e.g. ``games.services.testing.TEAM_A_SHUT_OUT``) each game
+    is first set to it, so that the series ends after a known, short number of games.
     """
+    fixed: set[int] = set()
     for _ in range(max_games):
         series = Series.objects.get(pk=series_id)
         if series.status != Series.Status.PLAYING:
@@ -24,6 +28,9 @@ def play_out_series(series_id: int, users_by_id: dict[int, Any], max_games: int 
         if game.status != Game.Status.PLAYING:
             series_service.start_next_game(series_id, game.number)
             continue
+        if position is not None and game.pk not in fixed:
+            fixed.add(game.pk)
+            game = setup_position(series.table_id, position)
         people = {seat.position: users_by_id[seat.user_id] for seat in series.roster.all()}
         while True:
             game.refresh_from_db()
