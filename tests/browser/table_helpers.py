@@ -9,11 +9,14 @@ version, whose turn) that the tests use only to wait, never to act.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +129,34 @@ def wait_for_turn_or_end(page: Page, timeout: float = 15.0) -> str:
             return "turn"
         page.wait_for_timeout(50)
     raise AssertionError("neither my turn nor the end of the game came in time")
+
+
+def play_until(pages: Iterable[Page], done: Callable[[], object], what: str,
+               timeout: float = 90.0) -> None:
+    """Whoever is on turn among ``pages`` clicks a legal action until ``done()`` (the
+    bots play on the worker); a game's summary between games is read and closed."""
+    pages = list(pages)
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"{what} did not finish in time"
+        acted = False
+        for page in pages:
+            summary = page.get_by_role("dialog", name="Game summary")
+            if summary.is_visible():  # it also closes by itself a few seconds later
+                with contextlib.suppress(PlaywrightError):
+                    summary.get_by_role("button", name="Continue").click(timeout=1000)
+                continue
+            table = page.locator("#kz-table")
+            if (table.get_attribute("data-my-turn") == "true"
+                    and not page.locator("#kz-actions.is-pending").count()
+                    and table.get_attribute("data-game-over") != "true"):
+                try:
+                    play_one_turn(page)
+                    acted = True
+                except (AssertionError, PlaywrightError):
+                    pass  # the turn moved on (a bot, the game's end): look again
+        if not acted:
+            pages[0].wait_for_timeout(50)
 
 
 def screenshot(page: Page, name: str) -> Path:

@@ -17,7 +17,6 @@ Screenshots go to ``.run/screenshots/club-evening-*.png``, and also to
 
 from __future__ import annotations
 
-import contextlib
 import email
 import email.policy
 import html
@@ -31,7 +30,6 @@ from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
@@ -81,31 +79,6 @@ def _wait(condition, what: str, timeout: float = 30.0) -> Any:
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
-
-
-def _play(pages: dict[str, Any], done, what: str, timeout: float = 90.0) -> None:
-    """Whoever is on turn clicks, until ``done()`` (the bots play on the worker)."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, f"{what} did not finish in time"
-        acted = False
-        for page in pages.values():
-            summary = page.get_by_role("dialog", name="Game summary")
-            if summary.is_visible():
-                with contextlib.suppress(PlaywrightError):
-                    summary.get_by_role("button", name="Continue").click(timeout=1000)
-                continue
-            table = page.locator("#kz-table")
-            if (table.get_attribute("data-my-turn") == "true"
-                    and not page.locator("#kz-actions.is-pending").count()
-                    and table.get_attribute("data-game-over") != "true"):
-                try:
-                    th.play_one_turn(page)
-                    acted = True
-                except (AssertionError, PlaywrightError):
-                    pass  # the turn moved on (a bot, the game's end): look again
-        if not acted:
-            next(iter(pages.values())).wait_for_timeout(50)
 
 
 def _check_in(pages: list[Any]) -> None:
@@ -290,8 +263,9 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
     expect(waiting.locator(".console-score")).to_contain_text("won by forfeit", timeout=20_000)
 
     # --- Play round 1; at the deadline the absent pair forfeits and is withdrawn. ------
-    _play(players, lambda: Round.objects.filter(pk=round1.pk, status="finished").exists(),
-          "round 1")
+    th.play_until(players.values(),
+                  lambda: Round.objects.filter(pk=round1.pk, status="finished").exists(),
+                  "round 1")
     laps.append(("round 1 end", time.monotonic()))
     absent.refresh_from_db()
     assert (absent.status, absent.status_reason) == (Entry.Status.WITHDRAWN, "absent")
@@ -318,8 +292,9 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
         page.goto("/")
     _check_in(list(players.values()))
     laps.append((f"round 2 checked in ({len(players)} people)", time.monotonic()))
-    _play(players, lambda: Tournament.objects.filter(pk=t.pk, status="finished").exists(),
-          "round 2")
+    th.play_until(players.values(),
+                  lambda: Tournament.objects.filter(pk=t.pk, status="finished").exists(),
+                  "round 2")
 
     laps.append(("round 2 end", time.monotonic()))
     # The absent pair by name on the console and in the standings: forfeit, absent,

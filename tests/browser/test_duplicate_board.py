@@ -10,13 +10,10 @@ Screenshots of the traveller, the standings and the side-by-side replays at 1280
 
 from __future__ import annotations
 
-import contextlib
-import time
 from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
@@ -39,31 +36,6 @@ def _shots(page, name: str) -> None:
         page.set_viewport_size(size)
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
     page.set_viewport_size(WIDTHS["1280"])
-
-
-def _play(pages, done, deadline_s: float) -> None:
-    """Whoever is on turn clicks a legal action until ``done()``."""
-    deadline = time.monotonic() + deadline_s
-    while not done():
-        assert time.monotonic() < deadline, "the board was not played in time"
-        acted = False
-        for page in pages:
-            summary = page.get_by_role("dialog", name="Game summary")
-            if summary.is_visible():
-                with contextlib.suppress(PlaywrightError):
-                    summary.get_by_role("button", name="Continue").click(timeout=1000)
-                continue
-            table = page.locator("#kz-table")
-            if (table.get_attribute("data-my-turn") == "true"
-                    and not page.locator("#kz-actions.is-pending").count()
-                    and table.get_attribute("data-game-over") != "true"):
-                try:
-                    th.play_one_turn(page)
-                    acted = True
-                except (AssertionError, PlaywrightError):
-                    pass  # the turn moved on: look again
-        if not acted:
-            pages[0].wait_for_timeout(100)
 
 
 def test_a_person_plays_a_duplicate_board_and_reads_its_traveller(
@@ -115,7 +87,7 @@ def test_a_person_plays_a_duplicate_board_and_reads_its_traveller(
     def board_public() -> bool:
         return Board.objects.filter(tournament=t, number=1, public_at__isnull=False).exists()
 
-    _play([page, partner], board_public, 300)
+    th.play_until([page, partner], board_public, "the board", timeout=300)
 
     # The board is played everywhere: the event page shows its traveller and scores.
     page.goto(f"/tournament/{t.pk}/")

@@ -15,12 +15,8 @@ of a whole deal.
 
 from __future__ import annotations
 
-import contextlib
-import time
-
 import pytest
 from allauth.account.models import EmailAddress
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.services.testing import TEAM_A_SHUT_OUT, setup_position
@@ -133,28 +129,10 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
 
     # Play: whoever is on turn clicks, until every match of the round is over.
     t = Tournament.objects.get(name="Thursday Swiss")
-    deadline = time.monotonic() + 420
-    while Match.objects.filter(round__tournament=t).exclude(status="finished").exists():
-        assert time.monotonic() < deadline, "the round did not finish in time"
-        acted = False
-        for page in pages.values():
-            summary = page.get_by_role("dialog", name="Game summary")
-            if summary.is_visible():  # between games: read it, go on
-                # It also closes by itself a few seconds later.
-                with contextlib.suppress(PlaywrightError):
-                    summary.get_by_role("button", name="Continue").click(timeout=1000)
-                continue
-            table = page.locator("#kz-table")
-            if (table.get_attribute("data-my-turn") == "true"
-                    and not page.locator("#kz-actions.is-pending").count()
-                    and table.get_attribute("data-game-over") != "true"):
-                try:
-                    th.play_one_turn(page)
-                    acted = True
-                except (AssertionError, PlaywrightError):
-                    pass  # the turn moved on (a bot, the next game): look again
-        if not acted:
-            pages["ann"].wait_for_timeout(100)
+    th.play_until(
+        pages.values(),
+        lambda: not Match.objects.filter(round__tournament=t).exclude(status="finished").exists(),
+        "the round", timeout=420)
 
     # The standings changed live on every tab: each match gives out 2 points (a win 2 + 0,
     # a tie 1 + 1: one game may end in eggs, R17), 4 in all, none while the humans played.
