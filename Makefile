@@ -15,10 +15,6 @@ PYTEST_ARGS ?=
 # TEST_WORKERS=0 runs them in this process, one after the other.
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --dist worksteal
-# The browser tests wait on pages, sockets and workers for much of their time: they run
-# beside the rest (a process of their own), with their own number of workers.
-BROWSER_WORKERS ?= $(TEST_WORKERS)
-BROWSER_LOG := .run/test-browser.log
 # The engine's line and branch coverage, reported after the tests outside the browser;
 # COVERAGE= leaves it out (CI does: the tracer slows every test a little).
 COVERAGE ?= --cov=games.engine --cov-branch --cov-report=term:skip-covered
@@ -44,31 +40,21 @@ chromium:
 	    || echo "Could not install chromium."; \
 	fi
 
-## Browser tests run in a pytest process of their own (pytest-asyncio's loops and
-## Playwright's do not share a process), beside the rest: each run has its own test
-## databases, Redis prefix and Celery queue (kozel_site/settings/test.py). Their report
-## is written to $(BROWSER_LOG) and printed after the rest's. pytest's exit 5 (no test
-## selected, e.g. PYTEST_ARGS naming other tests) is fine for either, except in CI,
-## where it would mean tests were lost.
+## Browser tests run in their own pytest process, before the rest (pytest-asyncio's
+## loops and Playwright's do not share a process). pytest's exit 5 (no test selected,
+## e.g. PYTEST_ARGS naming other tests) is fine here, except in CI, where it would mean
+## the browser tests were lost.
 test: $(STAMP) chromium
-	@mkdir -p .run; browser=; \
-	if [ -x $(CHROMIUM) ]; then \
-	  echo "*** The browser tests run beside the rest; their report follows the rest's ($(BROWSER_LOG))."; \
-	  DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -p no:cacheprovider \
-	    -n $(BROWSER_WORKERS) --dist worksteal $(PYTEST_ARGS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
-	fi; \
-	$(PY) -m pytest -m "not browser" $(XDIST) $(COVERAGE) $(PYTEST_ARGS); rest=$$?; \
-	if [ $$rest -eq 5 ] && [ -z "$$CI" ]; then rest=0; fi; \
-	if [ -n "$$browser" ]; then \
-	  wait $$browser; code=$$?; \
-	  echo "*** The browser tests ($(BROWSER_LOG)):"; cat $(BROWSER_LOG); \
-	  if [ $$code -eq 5 ] && [ -z "$$CI" ]; then code=0; fi; \
+	@if [ -x $(CHROMIUM) ]; then \
+	  DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -m browser -p no:cacheprovider $(XDIST) $(PYTEST_ARGS); \
+	  code=$$?; \
+	  if [ $$code -ne 0 ] && { [ $$code -ne 5 ] || [ -n "$$CI" ]; }; then exit $$code; fi; \
 	else \
 	  echo "*** BROWSER TESTS SKIPPED: $(CHROMIUM) is missing and could not be installed."; \
 	  echo "*** Install Debian's chromium package (apt-get install chromium) to run them."; \
-	  code=0; if [ -n "$$CI" ]; then echo "*** CI must run the browser tests."; code=1; fi; \
-	fi; \
-	if [ $$rest -ne 0 ] || [ $$code -ne 0 ]; then exit 1; fi
+	  if [ -n "$$CI" ]; then echo "*** CI must run the browser tests."; exit 1; fi; \
+	fi
+	$(PY) -m pytest -m "not browser" $(XDIST) $(COVERAGE) $(PYTEST_ARGS)
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not browser and not slow" $(XDIST) -x -q $(PYTEST_ARGS)
