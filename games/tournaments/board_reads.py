@@ -1,8 +1,7 @@
-"""Reads of duplicate events: a table's planned deals, which finished games are still
-secret, and the scores, standings and travellers computed from the stored results.
-
-The scoring itself is pure (games/tournaments/duplicate.py); this module turns the
-stored rows (Board, BoardPlay, Match, Entry) into its inputs. Only **public** boards
+"""Reads of duplicate events for the play: a table's planned deals, which finished games
+and rounds are still secret, and the stored results as the pure scoring
+(games/tournaments/duplicate.py) takes them. What the pages, exports and API show is
+read in games/tournaments/duplicate_reads.py. Only **public** boards
 count anywhere a player can look (R19 across tables): a board is public once it has
 been played at every table of its round, or the round is over
 (services/duplicate.refresh_public_locked sets ``Board.public_at``); until then its
@@ -12,13 +11,10 @@ standing they would move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from games import policy
-from games.models import Game, Series
+from games.models import Game
 from games.tournaments import duplicate
-from games.tournaments.models import Board, BoardPlay, Entry, Match, Tournament
+from games.tournaments.models import Board, BoardPlay, Match, Tournament
 
 
 def planned_deal(table_id: int, number: int) -> tuple[int, int, int] | tuple[()] | None:
@@ -79,11 +75,6 @@ def secret_rounds(t: Tournament) -> set[int]:
                .values_list("round_id", flat=True))
 
 
-def _pairs(t: Tournament) -> list[duplicate.PairInfo]:
-    return [duplicate.PairInfo(e.pk, e.name, e.is_bot)
-            for e in t.entries.exclude(status=Entry.Status.PENDING).order_by("pk")]
-
-
 def results(t: Tournament, *, public_only: bool = True) -> list[duplicate.BoardResult]:
     """Every stored table result of the event's boards (public boards only, unless a
     caller on the server side asks for all), as the pure scoring takes them: the board's
@@ -98,55 +89,3 @@ def results(t: Tournament, *, public_only: bool = True) -> list[duplicate.BoardR
             "board__number", "match__number").values_list(
             "board__number", "match__number", "a_entry_id", "b_entry_id",
             "points_a", "points_b", "loss_a", "loss_b")]
-
-
-def standings(t: Tournament) -> list[duplicate.Standing]:
-    """The live standings in percent, from the public boards (duplicate.standings)."""
-    return duplicate.standings(_pairs(t), results(t), t.duplicate_scoring, t.duplicate_basis)
-
-
-@dataclass(frozen=True)
-class TravellerLine:
-    """One table's result on a board and the score each side took for it."""
-
-    table: int
-    a_name: str
-    b_name: str
-    points: dict[str, int]
-    loss_points: dict[str, int]
-    score: dict[str, int]
-    top: int
-
-
-def traveller(board: Board) -> list[TravellerLine] | None:
-    """Every table's result on ``board`` and its score; None while the board is secret."""
-    if board.public_at is None:
-        return None
-    t = board.tournament
-    played = [r for r in results(t) if r.board == board.number]
-    if not played:
-        return []
-    scores = duplicate.board_scores(played, t.duplicate_scoring, t.duplicate_basis)
-    names = dict(t.entries.values_list("pk", "name"))
-    return [TravellerLine(
-        table=r.table, a_name=names.get(r.a_pair, ""), b_name=names.get(r.b_pair, ""),
-        points=dict(r.points), loss_points=dict(r.loss_points),
-        score={s: scores[r.board][(r.table, s)][0] for s in duplicate.SIDES},
-        top=scores[r.board][(r.table, "A")][1]) for r in played]
-
-
-def board_facts(t: Tournament) -> list[dict[str, Any]]:
-    """The event's boards as a page may list them: number, round, dealer and first
-    player, public or not; the seed only once public."""
-    return [{"number": b.number, "round": b.round.number, "position": b.position,
-             "dealer": b.dealer, "first_player": b.first_player,
-             "public": b.public_at is not None,
-             "seed": b.seed if b.public_at is not None else None}
-            for b in t.boards.select_related("round").order_by("number")]
-
-
-def series_of_board(board: Board) -> list[Series]:
-    """The series of the matches of the board's round (each plays the board as its
-    game number ``board.position``)."""
-    return list(Series.objects.filter(tournament_match__round=board.round_id)
-                .order_by("tournament_match__number"))

@@ -75,10 +75,10 @@ def standings(request: HttpRequest, tournament_id: params.TournamentId) -> dict[
     each pair's score per board."""
     row = _tournament(tournament_id)
     if row.is_duplicate:
-        lines = board_reads.standings(row)
+        lines = duplicate_reads.standings(row).rows
         return {"rounds_completed": selectors.rounds_completed(row),
-                "rows": [{"rank": rank, "place": r.place, "entry": r.pair.id,
-                          "name": r.pair.name, "bot": r.pair.is_bot, "points": r.score,
+                "rows": [{"rank": rank, "place": r.place, "entry": r.entry.pk,
+                          "name": r.entry.name, "bot": r.entry.is_bot, "points": r.score,
                           "buchholz": 0.0, "head_to_head": 0, "loss_point_diff": 0,
                           "sonneborn_berger": 0.0, "wins": 0, "played": r.boards}
                          for rank, r in enumerate(lines, start=1)],

@@ -24,7 +24,7 @@ import pytest
 from games import engine
 from games.models import Game, GameResult, Series, Termination
 from games.selectors import game_record
-from games.tournaments import board_reads, evening
+from games.tournaments import duplicate_reads, evening
 from games.tournaments.models import Board, BoardPlay, Match, Tournament
 from tests.games.helpers import assert_games_verified
 from tests.tournaments.helpers import act, enter_pairs, event
@@ -126,23 +126,23 @@ def test_a_duplicate_evening_of_three_rounds_and_four_pairs_on_a_real_worker(
 
     # The standings, against the matchpoints worked out by hand.
     hand = _hand_matchpoints(plays)
-    rows = board_reads.standings(t)
-    assert {r.pair.id: (r.score, r.top) for r in rows} == hand
+    rows = duplicate_reads.standings(t).rows
+    assert {r.entry.pk: (r.score, r.top) for r in rows} == hand
     for row in rows:
-        score, top = hand[row.pair.id]
-        assert row.percent("matchpoints") == Fraction(100 * score, top)
+        score, top = hand[row.entry.pk]
+        assert row.percent == Fraction(100 * score, top)
         assert row.boards == ROUNDS * BOARDS
     bot = t.entries.exclude(bot_level="").get()
-    assert next(r for r in rows if r.pair.id == bot.pk).place is None
+    assert next(r for r in rows if r.entry.pk == bot.pk).place is None
     placed = sorted((r for r in rows if r.place is not None), key=lambda r: r.place)
-    assert {r.pair.id for r in placed} == {e.pk for e in people}
+    assert {r.entry.pk for r in placed} == {e.pk for e in people}
     assert placed[0].place == 1
-    percents = [Fraction(100 * hand[r.pair.id][0], hand[r.pair.id][1]) for r in placed]
+    percents = [Fraction(100 * hand[r.entry.pk][0], hand[r.entry.pk][1]) for r in placed]
     assert percents == sorted(percents, reverse=True)
 
     # The traveller of each board shows both tables' results and their scores.
     for board in boards:
-        lines = board_reads.traveller(board)
-        assert lines is not None and len(lines) == 2
-        assert all(sum(line.score.values()) == 2 for line in lines)
+        (view,) = duplicate_reads.board_views(t, board.number)
+        assert view.public and len(view.lines) == 2
+        assert all(line.score_a + line.score_b == 2 for line in view.lines)
     assert_games_verified()

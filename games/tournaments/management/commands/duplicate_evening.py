@@ -33,7 +33,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import ServiceError
-from games.tournaments import board_reads, evening
+from games.tournaments import duplicate_reads, evening
 from games.tournaments.models import Membership
 from games.tournaments.services import clubs, director, events
 
@@ -112,7 +112,7 @@ class Command(BaseCommand):
             f"duplicate evening {t.pk}: {people_pairs + bot_pairs} pairs "
             f"({bot_pairs} bot), {t.rounds} rounds x {options['boards']} boards, "
             f"{options['scoring']}: {took:.1f} s")
-        for row in board_reads.standings(t):
+        for row in duplicate_reads.standings(t).rows:
             place = "-" if row.place is None else str(row.place)
-            self.stdout.write(f"  {place:>2}  {float(row.percent(t.duplicate_scoring)):6.2f} %"
-                              f"  {row.pair.name}{' (bot)' if row.pair.is_bot else ''}")
+            self.stdout.write(f"  {place:>2}  {float(row.percent):6.2f} %"
+                              f"  {row.entry.name}{' (bot)' if row.entry.is_bot else ''}")
