@@ -291,7 +291,8 @@ def _tournament(tournament_id: int) -> Tournament:
 def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """Everything the tournament page and its live fragment show."""
     club = tournament.club
-    rows = selectors.standings_of(tournament)
+    # A duplicate event shows its board standings (duplicate_reads) instead of these.
+    rows = [] if tournament.is_duplicate else selectors.standings_of(tournament)
     rounds = list(tournament.round_set.order_by("number"))
     by_round = [(r, selectors.matches_of_round(r)) for r in rounds]
     current = next((r for r in reversed(rounds) if r.status != Round.Status.FINISHED), None)
@@ -308,7 +309,7 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
             if m.status == Match.Status.FINISHED and m.outcome != Match.Outcome.BYE
         ],
         "is_member": permissions.is_member(club, request.user),
-        "cross": selectors.cross_table(tournament, rows),
+        "cross": None if tournament.is_duplicate else selectors.cross_table(tournament, rows),
         "entries": list(tournament.entries.select_related("player1", "player2")),
         "pending_for_me": (list(tournament.entries.filter(
             player2=request.user, status=Entry.Status.PENDING))
