@@ -261,15 +261,17 @@ def register_record_hold(hold: RecordHold) -> None:
         _record_holds.append(hold)
 
 
+def _answered(askers: list[Callable[[list[int]], set[int]]], game_ids: Iterable[int]
+              ) -> set[int]:
+    """The games of ``game_ids`` that any of ``askers`` names (none asked for no game)."""
+    ids = [i for i in game_ids if i is not None]
+    return set().union(*(ask(ids) for ask in askers)) if ids else set()
+
+
 def held_records(game_ids: Iterable[int]) -> set[int]:
     """Those of ``game_ids`` whose seed, hands and result must not be shown yet, even
     though the game is over: every reader of a finished game's record asks this."""
-    ids = [i for i in game_ids if i is not None]
-    held: set[int] = set()
-    if ids:
-        for hold in _record_holds:
-            held |= hold(ids)
-    return held
+    return _answered(_record_holds, game_ids)
 
 
 def record_is_public(game_id: int) -> bool:
@@ -289,9 +291,4 @@ def register_record_release(release: RecordRelease) -> None:
 
 def released_records(game_ids: Iterable[int]) -> set[int]:
     """The games of ``game_ids`` (of private tables) whose record an app publishes to all."""
-    ids = list(game_ids)
-    released: set[int] = set()
-    if ids:
-        for release in _record_releases:
-            released |= release(ids)
-    return released
+    return _answered(_record_releases, game_ids)

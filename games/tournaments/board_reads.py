@@ -59,12 +59,6 @@ def held_games(game_ids: list[int]) -> set[int]:
             if table in rounds and (rounds[table], number) not in public}
 
 
-def board_is_public(game: Game) -> bool:
-    """Whether ``game``'s record may be shown: always for an ordinary game; for a
-    duplicate board, once the board is public (the page helpers' one question)."""
-    return game.pk not in held_games([game.pk])
-
-
 def secret_rounds(t: Tournament) -> set[int]:
     """The ids of the event's rounds with a board not yet public: their matches' results
     (loss points summed over the boards) would tell of those boards, so nothing shows

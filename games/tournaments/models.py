@@ -435,8 +435,8 @@ class Board(models.Model):
     from ``duplicate.board_dealer(position)``. The seed is **secret** (R19 across
     tables): nothing shows it, nor a hand or a result of the board, until
     ``public_at`` is set, when the board has been played at every table of its round
-    or the round is over (services/duplicate.py; the one reader is
-    ``selectors.board_is_public``).
+    or the round is over (services/duplicate.py; every reader of a game's record asks
+    ``games.policy.held_records``, answered by ``board_reads.held_games``).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="boards")

@@ -19,8 +19,9 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from accounts import tokens
+from games import policy
 from games.models import Game, SeriesSeat
-from games.tournaments import board_reads, duplicate_reads
+from games.tournaments import duplicate_reads
 from games.tournaments.models import Board, BoardPlay, Match
 from tests.games.helpers import play_out_game
 from tests.games.ws import connect
@@ -112,7 +113,7 @@ async def test_r19_a_board_stays_secret_until_every_table_has_played_it(club_cas
         assert str(board.seed) not in json.dumps(frame), frame["type"]
         assert not list(_records(frame)), frame["type"]
     assert board.public_at is None and plays == 1
-    assert not await database_sync_to_async(board_reads.board_is_public)(first)
+    assert not await database_sync_to_async(policy.record_is_public)(first.pk)
     assert all(r.boards == 0 for r in rows), "a secret board moves no standing"
     assert await _pages(first, player) == (404, 404, 404)
     one_now = await database_sync_to_async(Match.objects.get)(pk=one.pk)
@@ -137,7 +138,7 @@ async def test_r19_a_board_stays_secret_until_every_table_has_played_it(club_cas
     # Every frame before the reveal kept the board secret.
     for frame in socket.frames[:-1]:
         assert str(board.seed) not in json.dumps(frame) and not list(_records(frame))
-    assert await database_sync_to_async(board_reads.board_is_public)(first)
+    assert await database_sync_to_async(policy.record_is_public)(first.pk)
     assert all(r.boards == 1 for r in rows)
     assert await _pages(first, player) == (200, 200, 200)
     results, lines = await _api_event(t, people_one[1])
