@@ -80,8 +80,10 @@ def visible_action(page: Page) -> str | None:
     return None
 
 
-def play_one_turn(page: Page) -> str:
-    """Play one legal action through the UI; return the button clicked.
+def play_one_turn(page: Page) -> str | None:
+    """Play one legal action through the UI; return the button clicked, or None when
+    the table moved before the click (a bot's molodka, R11, may come out of turn while
+    this page is choosing its lead: the caller waits for its turn again).
 
     Leading: select the first card (a single card is always a legal lead, R8).
     Replying: "Best beat" when it is offered and Beat appears, else "Discard lowest"
@@ -99,6 +101,11 @@ def play_one_turn(page: Page) -> str:
         lowest.click()
         return _click_and_wait(page, "Discard", version)
     cards.first.click()
+    lead = page.get_by_role("button", name="Lead", exact=True)
+    moved = page.locator(f'#kz-table:not([data-version="{version or ""}"])')
+    expect(lead.or_(moved).first).to_be_visible()
+    if moved.count():
+        return None
     expect(cards.first).to_have_attribute("aria-pressed", "true")
     return _click_and_wait(page, "Lead", version)
 
