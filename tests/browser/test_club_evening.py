@@ -246,8 +246,9 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
     expect(playing.locator(".console-score")).to_contain_text("game 1 of 1")
     expect(playing.locator(".console-clock .countdown")).to_be_visible()
     for name in names_of[playing_pair]:
+        # Presence shows on the console's 5 s refresh (console.js), not by an event.
         expect(playing.locator("tr", has_text=name).locator("td[data-connected]")) \
-            .to_have_text("● connected")
+            .to_have_text("● connected", timeout=12_000)
     laps.append(("console seen", time.monotonic()))
     _shot(desk, "console-mid-round")
     desk.set_viewport_size({"width": 375, "height": 800})
