@@ -10,7 +10,9 @@ version, whose turn) that the tests use only to wait, never to act.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import shutil
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -166,9 +168,19 @@ def play_until(pages: Iterable[Page], done: Callable[[], object], what: str,
             pages[0].wait_for_timeout(50)
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a screenshot under .run/screenshots/ (git-ignored) and return its path."""
+def screenshot(page: Page, name: str, element: Any = None, full_page: bool = True) -> Path:
+    """Save a screenshot of the page (the whole page, or only what the viewport shows)
+    or of one element under .run/screenshots/ (git-ignored), copy it to
+    ``$KOZEL_SHOTS_DIR`` when that is set (screenshots for an issue's note), and return
+    its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, animations="disabled")
+    if element is None:
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    else:
+        element.screenshot(path=str(path), animations="disabled")
+    target = os.environ.get("KOZEL_SHOTS_DIR")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
     return path

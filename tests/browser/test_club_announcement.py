@@ -5,42 +5,24 @@ the e-mail goes to the member who asked for announcements, with absolute links."
 from __future__ import annotations
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
+from tests.browser.club_helpers import thursday_club
 
 pytestmark = [pytest.mark.browser]
-
-
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
 
 
 def test_a_director_announces_an_event_and_a_member_sees_it(
         live_site, new_context, django_user_model, mailbox, js_errors):
     from accounts.social import services as social
-    from games.tournaments.models import Membership
-    from games.tournaments.services import clubs
     from games.tournaments.services.texts import EventDetails
     from tests.tournaments.helpers import event
 
-    director = _verified(django_user_model, "olga")
-    club = clubs.create_club(director, clubs.ClubSettings(
-        name="Thursday Goats", slug="thursday-goats", description=""))
-    member = _verified(django_user_model, "ann")
-    quiet = _verified(django_user_model, "ben")
-    for person in (member, quiet):
-        Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
+    cast, people = thursday_club(django_user_model, ["ann", "ben"])
+    club, director = cast.club, cast.director
+    member, quiet = people["ann"], people["ben"]
     social.update_settings(member, {"email_announcement": True})
-
-    class Cast:
-        pass
-
-    cast = Cast()
-    cast.club, cast.director = club, director  # type: ignore[attr-defined]
     t = event(cast, name="Thursday Swiss", details=EventDetails(
         description="Three rounds of Swiss.", prizes="A goat mug for the winners"))
 

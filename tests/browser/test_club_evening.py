@@ -20,19 +20,17 @@ from __future__ import annotations
 import email
 import email.policy
 import html
-import os
 import re
-import shutil
 import time
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
+from tests.browser.club_helpers import thursday_club
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
 
@@ -49,25 +47,8 @@ RELATIVE_ATTR = re.compile(r"""(?:href|src)\s*=\s*["']?(?!https?://)""", re.IGNO
 BARE_PATH = re.compile(r"(?:^|\s)/[\w-]+/", re.MULTILINE)
 
 
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
 def _shot(page, name: str, element: Any = None) -> None:
-    """A screenshot (the full page, or one element of it) under .run/screenshots/,
-    copied to $KOZEL_SHOTS_DIR."""
-    if element is None:
-        path = th.screenshot(page, f"club-evening-{name}")
-    else:
-        th.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        path = th.SCREENSHOTS / f"club-evening-{name}.png"
-        element.screenshot(path=str(path), animations="disabled")
-    target = os.environ.get("KOZEL_SHOTS_DIR")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / path.name)
+    th.screenshot(page, f"club-evening-{name}", element)
 
 
 def _wait(condition, what: str, timeout: float = 30.0) -> Any:
@@ -122,8 +103,8 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
     from accounts.social import services as social
     from accounts.social.models import Notification
     from accounts.social.notify import text_of
-    from games.tournaments.models import AuditEntry, Entry, Match, Membership, Round, Tournament
-    from games.tournaments.services import clubs, events
+    from games.tournaments.models import AuditEntry, Entry, Match, Round, Tournament
+    from games.tournaments.services import events
     from games.tournaments.tasks import checkin_deadline_task
     from tests.tournaments.helpers import act, event
 
@@ -134,19 +115,10 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
         """The club, its six members (all asked for announcement e-mails), the event
         and its entries: three pairs who asked for round e-mails, and a bot pair.
         Off Playwright's loop, so that the services' broadcasts are sent."""
-        director = _verified(django_user_model, "olga")
-        club = clubs.create_club(director, clubs.ClubSettings(
-            name="Thursday Goats", slug="thursday-goats", description=""))
-        people = {n: _verified(django_user_model, n) for n in PEOPLE}
+        cast, people = thursday_club(django_user_model, PEOPLE)
+        club, director = cast.club, cast.director
         for person in people.values():
-            Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
             social.update_settings(person, {"email_announcement": True})
-
-        class Cast:
-            pass
-
-        cast = Cast()
-        cast.club, cast.director = club, director  # type: ignore[attr-defined]
         # One game a match, a 60 s turn clock (the console shows it), no break, and an
         # entry absent from one round is withdrawn.
         t = event(cast, name="Thursday Swiss", rounds=2, checkin_seconds=CHECKIN_SECONDS,

@@ -5,57 +5,37 @@ board is; then the person reads its traveller (both tables' pairs, card and loss
 and matchpoints), the standings in percent, and the two tables' replays side by side.
 
 Screenshots of the traveller, the standings and the side-by-side replays at 1280 and
-375 px land in /work/shots/41/.
+375 px go to ``.run/screenshots/duplicate-*.png`` (and ``$KOZEL_SHOTS_DIR`` when set).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
+from tests.browser.club_helpers import thursday_club
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
 
-SHOTS = Path("/work/shots/41")
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "375": {"width": 375, "height": 812}}
 
 
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
 def _shots(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for width, size in WIDTHS.items():
         page.set_viewport_size(size)
-        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+        th.screenshot(page, f"{name}-{width}")
     page.set_viewport_size(WIDTHS["1280"])
 
 
 def test_a_person_plays_a_duplicate_board_and_reads_its_traveller(
         live_site, new_context, django_user_model, celery_worker, js_errors):
-    from games.tournaments.models import Board, Match, Membership
-    from games.tournaments.services import clubs, rounds
+    from games.tournaments.models import Board, Match
+    from games.tournaments.services import rounds
     from tests.tournaments.helpers import act, enter_pairs, event
 
-    director = _verified(django_user_model, "olga")
-    club = clubs.create_club(director, clubs.ClubSettings(
-        name="Thursday Goats", slug="thursday-goats", description=""))
-    ann, ben = _verified(django_user_model, "ann"), _verified(django_user_model, "ben")
-    for person in (ann, ben):
-        Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
-
-    class Cast:
-        pass
-
-    cast = Cast()
-    cast.club, cast.director = club, director  # type: ignore[attr-defined]
+    cast, people = thursday_club(django_user_model, ["ann", "ben"])
+    director, ann, ben = cast.director, people["ann"], people["ben"]
     t = event(cast, fmt="duplicate", name="Duplicate Thursday", rounds=1,
               boards_per_round=1, bots_allowed=True, checkin_seconds=1200)
     enter_pairs(t, [ann, ben])

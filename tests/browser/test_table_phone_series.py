@@ -31,7 +31,6 @@ pytestmark = pytest.mark.browser
 
 PHONES = [{"width": 375, "height": 667}, {"width": 390, "height": 844}]
 DESKTOP = {"width": 1280, "height": 800}
-SHOTS = th.REPO_ROOT.parent / "shots" / "phone"
 LEVEL = BotLevel.BEGINNER  # the longest level name in English: "Boris (Beginner)"
 PLAYER = "alexandrina"
 
@@ -82,8 +81,7 @@ def _outside(page: Page, selector: str) -> list[dict[str, Any]]:
 
 def _shot(page: Page, name: str) -> None:
     """What the player sees (the viewport, not the whole page)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+    th.screenshot(page, f"phone-{name}", full_page=False)
 
 
 def _names_whole(page: Page) -> None:

@@ -5,22 +5,15 @@ chat, where the player reads it as the director's."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
+
+from tests.browser import table_helpers as th
+from tests.browser.club_helpers import thursday_club
 
 pytestmark = [pytest.mark.browser]
 
-SHOTS = Path("/work/shots/console")
 PEOPLE = ["ann", "ben", "cat", "dov", "eve", "fay", "gus", "hal"]
-
-
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
 
 
 def _row(page, match_id: int, position: int):
@@ -29,22 +22,12 @@ def _row(page, match_id: int, position: int):
 
 def test_the_console_mid_round(live_site, new_context, django_user_model, js_errors):
     from games.models import ChatMessage, Seat
-    from games.tournaments.models import AuditEntry, Match, Membership
-    from games.tournaments.services import clubs, rounds
+    from games.tournaments.models import AuditEntry, Match
+    from games.tournaments.services import rounds
     from tests.tournaments.helpers import act, enter_pairs, event
 
-    director = _verified(django_user_model, "olga")
-    club = clubs.create_club(director, clubs.ClubSettings(
-        name="Thursday Goats", slug="thursday-goats", description=""))
-    people = {n: _verified(django_user_model, n) for n in PEOPLE}
-    for person in people.values():
-        Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
-
-    class Cast:
-        pass
-
-    cast = Cast()
-    cast.club, cast.director = club, director  # type: ignore[attr-defined]
+    cast, people = thursday_club(django_user_model, PEOPLE)
+    director = cast.director
     t = event(cast, rounds=2, checkin_seconds=1200, bots_allowed=True, games_limit=2)
     enter_pairs(t, list(people.values()))
     act(t, director, "start")
@@ -87,8 +70,7 @@ def test_the_console_mid_round(live_site, new_context, django_user_model, js_err
     expect(player.locator("#kz-lobby")).to_contain_text(
         "The match starts as soon as all four players have checked in.")
     expect(player.get_by_role("button", name="Leave")).to_have_count(0)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    boss.screenshot(path=str(SHOTS / "console-checkin.png"), full_page=True)
+    th.screenshot(boss, "console-checkin")
 
     # A message to table 1 reaches the player's chat as the director's line.
     table = boss.locator(f'section[data-match="{first.pk}"]')
@@ -108,11 +90,11 @@ def test_the_console_mid_round(live_site, new_context, django_user_model, js_err
         "data-status", "playing")
     expect(boss.locator(f'section[data-match="{first.pk}"] .console-score')).to_contain_text(
         "Loss points A 0 – B 0")
-    boss.screenshot(path=str(SHOTS / "console-mid-round.png"), full_page=True)
+    th.screenshot(boss, "console-mid-round")
     # At the table the match has begun: "Game 1 of 2", the score in loss points.
     expect(player.locator("#kz-game-no")).to_have_text("Game 1 of 2")
     expect(player.locator("#kz-score")).to_contain_text("loss points")
-    player.screenshot(path=str(SHOTS / "table-of-a-match.png"))
+    th.screenshot(player, "table-of-a-match", full_page=False)
 
     first.refresh_from_db()
     assert first.substitutes == [3]

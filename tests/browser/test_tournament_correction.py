@@ -5,38 +5,21 @@ the confirm button; the match's players find it in their notifications."""
 from __future__ import annotations
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
+from tests.browser.club_helpers import thursday_club
 
 pytestmark = [pytest.mark.browser]
 
 
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
 def test_a_correction_is_checked_previewed_and_confirmed(live_site, new_context,
                                                          django_user_model, js_errors):
-    from games.tournaments.models import Match, Membership
-    from games.tournaments.services import clubs
+    from games.tournaments.models import Match
     from tests.tournaments.helpers import act, enter_pairs, event, play_round
 
-    director = _verified(django_user_model, "olga")
-    club = clubs.create_club(director, clubs.ClubSettings(
-        name="Thursday Goats", slug="thursday-goats", description=""))
-    people = [_verified(django_user_model, n) for n in ("ann", "ben", "cat", "dov")]
-    for person in people:
-        Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
-
-    class Cast:
-        pass
-
-    cast = Cast()
-    cast.club, cast.director = club, director  # type: ignore[attr-defined]
+    cast, by_name = thursday_club(django_user_model, ["ann", "ben", "cat", "dov"])
+    director, people = cast.director, list(by_name.values())
     t = event(cast, rounds=2)
     enter_pairs(t, people)
     act(t, director, "start")

@@ -16,21 +16,15 @@ of a whole deal.
 from __future__ import annotations
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from games.services.testing import TEAM_A_SHUT_OUT, setup_position
 from tests.browser import table_helpers as th
+from tests.browser.club_helpers import verified_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
 
 HUMANS = ["ann", "ben", "cat", "dov"]
-
-
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
 
 
 def test_a_pairs_swiss_evening_from_club_to_live_standings(
@@ -39,8 +33,8 @@ def test_a_pairs_swiss_evening_from_club_to_live_standings(
     from games.models import Game
     from games.tournaments.models import Match, Tournament
 
-    director = _verified(django_user_model, "olga")
-    people = [_verified(django_user_model, n) for n in HUMANS]
+    director = verified_user(django_user_model, "olga")
+    people = [verified_user(django_user_model, n) for n in HUMANS]
     boss = new_context(user=director).new_page()
 
     # The director creates the club and the tournament through the forms.

@@ -6,20 +6,14 @@ standings (updated live on the open page) show it absent, without a place."""
 from __future__ import annotations
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from tests.browser import table_helpers as th
+from tests.browser.club_helpers import thursday_club
 
 pytestmark = [pytest.mark.browser]
 
 NAMES = ["ann", "ben", "cat", "dov", "eve", "fay", "gus", "hal"]
-
-
-def _verified(django_user_model, name):
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
 
 
 def _pairs(round_) -> set[frozenset[int]]:
@@ -29,22 +23,12 @@ def _pairs(round_) -> set[frozenset[int]]:
 
 def test_director_pairs_swaps_and_starts_and_an_absent_pair_is_shown(
         live_site, new_context, django_user_model, off_loop, js_errors):
-    from games.tournaments.models import Entry, Membership, Round
-    from games.tournaments.services import clubs, rounds
+    from games.tournaments.models import Entry, Round
+    from games.tournaments.services import rounds
     from tests.tournaments.helpers import enter_pairs, event
 
-    director = _verified(django_user_model, "olga")
-    club = clubs.create_club(director, clubs.ClubSettings(
-        name="Thursday Goats", slug="thursday-goats", description=""))
-    people = [_verified(django_user_model, n) for n in NAMES]
-    for person in people:
-        Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
-
-    class Cast:
-        pass
-
-    cast = Cast()
-    cast.club, cast.director = club, director  # type: ignore[attr-defined]
+    cast, by_name = thursday_club(django_user_model, NAMES)
+    director, people = cast.director, list(by_name.values())
     t = event(cast, rounds=2, bots_allowed=True)  # bots allowed: absence still forfeits
     entries = enter_pairs(t, people)
 
