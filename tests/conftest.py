@@ -62,6 +62,40 @@ def django_db_modify_db_settings() -> None:
     database from them."""
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(request: pytest.FixtureRequest, django_test_environment: None,
+                    django_db_blocker: Any, django_db_modify_db_settings: None) -> Iterator[None]:
+    """pytest-django's test database set-up, except that on PostgreSQL the database is
+    copied from a migrated template (tests/template_database.py) instead of migrated
+    again by every xdist worker of every run. Django's own set-up then finds the
+    database there (``keepdb``) and only checks that nothing is left to migrate. The
+    database is dropped at the end, on PostgreSQL with the sessions a test's worker or
+    server left in it. Nothing is serialised: no test uses ``serialized_rollback``."""
+    import os
+
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    from tests.template_database import create_migrated_database, drop_database
+
+    verbosity = request.config.option.verbose
+    name = connection.settings_dict["TEST"]["NAME"]
+    postgres = connection.vendor == "postgresql"
+    server_url = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[0]
+    with django_db_blocker.unblock():
+        if postgres:
+            create_migrated_database(name, server_url)
+        config = setup_databases(verbosity=verbosity, interactive=False, keepdb=postgres,
+                                 serialized_aliases=set())
+    yield
+    with django_db_blocker.unblock():
+        if postgres:
+            connection.close()
+            drop_database(name, server_url)
+        else:
+            teardown_databases(config, verbosity=verbosity)
+
+
 @pytest.fixture
 def transactional_db(transactional_db: None) -> Iterator[None]:
     """pytest-django's ``transactional_db``, whose flush waits for the writers a test

@@ -13,7 +13,6 @@ started again with its backoff.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import signal
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from kozel_site import embedded_redis
 from kozel_site.run import WEBSOCKET_CONNECT_TIMEOUT, Child, Supervisor
+from tests.template_database import create_migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / ".run" / "load"
@@ -54,16 +54,6 @@ def wait_port(port: int, timeout: float) -> bool:
 
 def say(text: str) -> None:
     print(f"[load] {text}", flush=True)
-
-
-def _migrations_hash() -> str:
-    digest = hashlib.sha1()
-    for path in sorted(ROOT.glob("*/**/migrations/*.py")):
-        if ".venv" in path.parts:
-            continue
-        digest.update(str(path.relative_to(ROOT)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 class Postgres:
@@ -141,22 +131,7 @@ class Postgres:
         """A fresh, migrated database: copied from a template kept per migration state."""
         if self.own_cluster:
             self._init_cluster()
-        template = "kozel_load_tpl"
-        wanted = _migrations_hash()
-        exists = self.psql(f"SELECT 1 FROM pg_database WHERE datname='{template}'") == "1"
-        current = (self.psql(f"SELECT shobj_description(oid, 'pg_database') FROM pg_database "
-                             f"WHERE datname='{template}'") if exists else "")
-        if current != wanted:
-            say(f"building the migrated template database {template}")
-            if exists:
-                self.psql(f'DROP DATABASE "{template}" WITH (FORCE)')
-            self.psql(f'CREATE DATABASE "{template}"')
-            env = {**os.environ, "DATABASE_URL": self.url.rsplit("/", 1)[0] + "/" + template}
-            subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                           env=env, check=True)
-            self.psql(f"COMMENT ON DATABASE \"{template}\" IS '{wanted}'")
-        self.psql(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        self.psql(f'CREATE DATABASE "{self.name}" TEMPLATE "{template}"')
+        create_migrated_database(self.name, self.url.rsplit("/", 1)[0])
 
     def connections(self) -> int:
         try:
