@@ -481,8 +481,12 @@ def _names(seats: dict[int, tuple[Entry, int | None]], positions: set[int],
 
 
 def absent_rounds(t: Tournament, entry_id: int) -> int:
-    """How many rounds ``entry_id`` was absent from (nobody of it checked in)."""
-    return Match.objects.filter(round__tournament=t, absent__contains=[entry_id]).count()
+    """How many rounds ``entry_id`` was absent from (nobody of it checked in).
+
+    Counted here rather than with a JSON ``contains`` lookup, which SQLite (the default
+    database of ``make run``) does not support; an event has at most a few hundred matches."""
+    lists = Match.objects.filter(round__tournament=t).values_list("absent", flat=True)
+    return sum(entry_id in (absent or []) for absent in lists)
 
 
 def _withdraw_if_absent_too_often(t: Tournament, entry_id: int) -> None:
