@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -71,8 +72,6 @@ def django_db_setup(request: pytest.FixtureRequest, django_test_environment: Non
     database there (``keepdb``) and only checks that nothing is left to migrate. The
     database is dropped at the end, on PostgreSQL with the sessions a test's worker or
     server left in it. Nothing is serialised: no test uses ``serialized_rollback``."""
-    import os
-
     from django.db import connection
     from django.test.utils import setup_databases, teardown_databases
 
@@ -94,6 +93,23 @@ def django_db_setup(request: pytest.FixtureRequest, django_test_environment: Non
             drop_database(name, server_url)
         else:
             teardown_databases(config, verbosity=verbosity)
+
+
+def _ci() -> bool:
+    """Whether this is CI, which runs PostgreSQL and must not skip what needs it."""
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+
+@pytest.fixture
+def postgresql(transactional_db: None) -> None:
+    """For tests of row locks and races, which SQLite's whole-database lock hides."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        if _ci():
+            pytest.fail("CI runs PostgreSQL: this test must run there "
+                        f"(the database is {connection.vendor}).")
+        pytest.skip("needs PostgreSQL (set DATABASE_URL)")
 
 
 @pytest.fixture

@@ -6,13 +6,11 @@ charlie is a stranger who must be refused everywhere a seat is needed.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from games.models import Table
 from games.services import tables
@@ -61,18 +59,3 @@ def full_table(cast, table) -> Table:
     for position, user in enumerate(cast.seated):
         tables.take_seat(table.pk, user, position)
     return table
-
-
-def _ci() -> bool:
-    """Whether this is CI, which runs PostgreSQL and must not skip what needs it."""
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
-
-
-@pytest.fixture
-def postgresql(transactional_db: None) -> None:
-    """For tests of row locks and races, which SQLite's whole-database lock hides."""
-    if connection.vendor != "postgresql":
-        if _ci():
-            pytest.fail("CI runs PostgreSQL: this test must run there "
-                        f"(the database is {connection.vendor}).")
-        pytest.skip("needs PostgreSQL (set DATABASE_URL)")

@@ -202,8 +202,8 @@ def test_round_1_seeded_by_rating_meets_the_top_half_with_the_bottom_half(club_c
     assert len(ratings) == 6
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_tournament_lock_is_not_held_while_a_pairing_is_computed(club_cast, monkeypatch):
+def test_the_tournament_lock_is_not_held_while_a_pairing_is_computed(
+        postgresql, club_cast, monkeypatch):
     """While the director's pairing is being computed, a request that needs the
     tournament's lock gets it at once (it would wait for the whole computation under a
     lock held throughout); its change (an entry withdrawn) makes the pairing be computed
