@@ -80,17 +80,17 @@ def django_db_setup(request: pytest.FixtureRequest, django_test_environment: Non
     verbosity = request.config.option.verbose
     name = connection.settings_dict["TEST"]["NAME"]
     postgres = connection.vendor == "postgresql"
-    server_url = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[0]
+    database_url = os.environ.get("DATABASE_URL", "")
     with django_db_blocker.unblock():
         if postgres:
-            create_migrated_database(name, server_url)
+            create_migrated_database(name, database_url)
         config = setup_databases(verbosity=verbosity, interactive=False, keepdb=postgres,
                                  serialized_aliases=set())
     yield
     with django_db_blocker.unblock():
         if postgres:
             connection.close()
-            drop_database(name, server_url)
+            drop_database(name, database_url)
         else:
             teardown_databases(config, verbosity=verbosity)
 

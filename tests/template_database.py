@@ -38,6 +38,16 @@ def migrations_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+def _server(database_url: str) -> psycopg.Connection:
+    """A connection to the ``postgres`` database of the server ``database_url`` is on."""
+    return psycopg.connect(f"{_server_url(database_url)}/postgres", autocommit=True)
+
+
+def _server_url(database_url: str) -> str:
+    """``postgres://user@host:port/name`` without its database name."""
+    return database_url.rsplit("/", 1)[0]
+
+
 def _exists(conn: psycopg.Connection, name: str) -> bool:
     found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
     return found is not None
@@ -47,12 +57,12 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _build(conn: psycopg.Connection, template: str, server_url: str) -> None:
+def _build(conn: psycopg.Connection, template: str, database_url: str) -> None:
     """Migrate a new database and give it the template's name once that succeeded."""
     building = f"{template}_building"
     conn.execute(f"DROP DATABASE IF EXISTS {_quoted(building)} WITH (FORCE)")
     conn.execute(f"CREATE DATABASE {_quoted(building)}")
-    env = {**os.environ, "DATABASE_URL": f"{server_url}/{building}",
+    env = {**os.environ, "DATABASE_URL": f"{_server_url(database_url)}/{building}",
            "DJANGO_SETTINGS_MODULE": "kozel_site.settings.base"}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                    cwd=ROOT, env=env, check=True)
@@ -63,27 +73,27 @@ def _build(conn: psycopg.Connection, template: str, server_url: str) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
 
 
-def create_migrated_database(name: str, server_url: str) -> None:
+def create_migrated_database(name: str, database_url: str) -> None:
     """(Re)create database ``name`` as a copy of the migrated template, building the
     template first if this migration state has none yet.
 
-    ``server_url`` is the server's URL without a database name
-    (``postgres://user@host:port``); the server must have a ``postgres`` database.
+    ``database_url`` is the URL of any database on the server; the server must have a
+    ``postgres`` database.
     """
     template = PREFIX + migrations_hash()
-    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
+    with _server(database_url) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", [LOCK_KEY])
         try:
             if not _exists(conn, template):
-                _build(conn, template, server_url)
+                _build(conn, template, database_url)
             conn.execute(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
             conn.execute(f"CREATE DATABASE {_quoted(name)} TEMPLATE {_quoted(template)}")
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", [LOCK_KEY])
 
 
-def drop_database(name: str, server_url: str) -> None:
-    """Drop database ``name``, ending the sessions still in it (a worker or server
-    process a test started and that outlived it)."""
-    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
+def drop_database(name: str, database_url: str) -> None:
+    """Drop database ``name`` of the server ``database_url`` is on, ending the sessions
+    still in it (a worker or server process a test started and that outlived it)."""
+    with _server(database_url) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")

@@ -7,15 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from allauth.account.models import EmailAddress
-
-
-def verified_user(django_user_model: Any, name: str) -> Any:
-    """A user ``name`` with a verified e-mail address ``name@example.com`` (the site
-    asks for one before a person plays or gets e-mail)."""
-    user = django_user_model.objects.create_user(name, f"{name}@example.com", "x" * 20)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
+from tests.ratings.factories import make_user
 
 
 @dataclass
@@ -27,17 +19,16 @@ class ClubDesk:
     director: Any
 
 
-def thursday_club(django_user_model: Any,
-                  members: Iterable[str]) -> tuple[ClubDesk, dict[str, Any]]:
+def thursday_club(members: Iterable[str]) -> tuple[ClubDesk, dict[str, Any]]:
     """The club "Thursday Goats", owned and directed by olga, with ``members`` (verified
-    users, by name, in that order) as its members."""
+    users made with ``make_user``, by name, in that order) as its members."""
     from games.tournaments.models import Membership
     from games.tournaments.services import clubs
 
-    director = verified_user(django_user_model, "olga")
+    director = make_user("olga")
     club = clubs.create_club(director, clubs.ClubSettings(
         name="Thursday Goats", slug="thursday-goats", description=""))
-    people = {name: verified_user(django_user_model, name) for name in members}
+    people = {name: make_user(name) for name in members}
     for person in people.values():
         Membership.objects.create(club=club, user=person, role=Membership.Role.MEMBER)
     return ClubDesk(club, director), people

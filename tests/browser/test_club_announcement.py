@@ -14,12 +14,12 @@ pytestmark = [pytest.mark.browser]
 
 
 def test_a_director_announces_an_event_and_a_member_sees_it(
-        live_site, new_context, django_user_model, mailbox, js_errors):
+        live_site, new_context, mailbox, js_errors):
     from accounts.social import services as social
     from games.tournaments.services.texts import EventDetails
     from tests.tournaments.helpers import event
 
-    cast, people = thursday_club(django_user_model, ["ann", "ben"])
+    cast, people = thursday_club(["ann", "ben"])
     club, director = cast.club, cast.director
     member, quiet = people["ann"], people["ben"]
     social.update_settings(member, {"email_announcement": True})

@@ -95,7 +95,7 @@ def _assert_links_absolute(message: EmailMessage, site: str) -> list[str]:
     return links
 
 
-def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox,
+def test_a_whole_club_evening(live_site, new_context, mailbox,
                               celery_worker, off_loop, js_errors):
     from django.core import mail
     from django.utils import timezone
@@ -115,7 +115,7 @@ def test_a_whole_club_evening(live_site, new_context, django_user_model, mailbox
         """The club, its six members (all asked for announcement e-mails), the event
         and its entries: three pairs who asked for round e-mails, and a bot pair.
         Off Playwright's loop, so that the services' broadcasts are sent."""
-        cast, people = thursday_club(django_user_model, PEOPLE)
+        cast, people = thursday_club(PEOPLE)
         club, director = cast.club, cast.director
         for person in people.values():
             social.update_settings(person, {"email_announcement": True})

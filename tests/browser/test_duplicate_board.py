@@ -29,12 +29,12 @@ def _shots(page, name: str) -> None:
 
 
 def test_a_person_plays_a_duplicate_board_and_reads_its_traveller(
-        live_site, new_context, django_user_model, celery_worker, js_errors):
+        live_site, new_context, celery_worker, js_errors):
     from games.tournaments.models import Board, Match
     from games.tournaments.services import rounds
     from tests.tournaments.helpers import act, enter_pairs, event
 
-    cast, people = thursday_club(django_user_model, ["ann", "ben"])
+    cast, people = thursday_club(["ann", "ben"])
     director, ann, ben = cast.director, people["ann"], people["ben"]
     t = event(cast, fmt="duplicate", name="Duplicate Thursday", rounds=1,
               boards_per_round=1, bots_allowed=True, checkin_seconds=1200)

@@ -20,13 +20,13 @@ def _row(page, match_id: int, position: int):
     return page.locator(f'section[data-match="{match_id}"] tr[data-position="{position}"]')
 
 
-def test_the_console_mid_round(live_site, new_context, django_user_model, js_errors):
+def test_the_console_mid_round(live_site, new_context, js_errors):
     from games.models import ChatMessage, Seat
     from games.tournaments.models import AuditEntry, Match
     from games.tournaments.services import rounds
     from tests.tournaments.helpers import act, enter_pairs, event
 
-    cast, people = thursday_club(django_user_model, PEOPLE)
+    cast, people = thursday_club(PEOPLE)
     director = cast.director
     t = event(cast, rounds=2, checkin_seconds=1200, bots_allowed=True, games_limit=2)
     enter_pairs(t, list(people.values()))

@@ -13,12 +13,11 @@ from tests.browser.club_helpers import thursday_club
 pytestmark = [pytest.mark.browser]
 
 
-def test_a_correction_is_checked_previewed_and_confirmed(live_site, new_context,
-                                                         django_user_model, js_errors):
+def test_a_correction_is_checked_previewed_and_confirmed(live_site, new_context, js_errors):
     from games.tournaments.models import Match
     from tests.tournaments.helpers import act, enter_pairs, event, play_round
 
-    cast, by_name = thursday_club(django_user_model, ["ann", "ben", "cat", "dov"])
+    cast, by_name = thursday_club(["ann", "ben", "cat", "dov"])
     director, people = cast.director, list(by_name.values())
     t = event(cast, rounds=2)
     enter_pairs(t, people)

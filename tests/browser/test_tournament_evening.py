@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from games.services.testing import TEAM_A_SHUT_OUT, setup_position
 from tests.browser import table_helpers as th
-from tests.browser.club_helpers import verified_user
+from tests.ratings.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.slow]
 
@@ -28,13 +28,13 @@ HUMANS = ["ann", "ben", "cat", "dov"]
 
 
 def test_a_pairs_swiss_evening_from_club_to_live_standings(
-        live_site, new_context, django_user_model, celery_worker, off_loop, js_errors):
+        live_site, new_context, celery_worker, off_loop, js_errors):
     from games import engine
     from games.models import Game
     from games.tournaments.models import Match, Tournament
 
-    director = verified_user(django_user_model, "olga")
-    people = [verified_user(django_user_model, n) for n in HUMANS]
+    director = make_user("olga")
+    people = [make_user(n) for n in HUMANS]
     boss = new_context(user=director).new_page()
 
     # The director creates the club and the tournament through the forms.

@@ -27,7 +27,7 @@ def test_director_pairs_swaps_and_starts_and_an_absent_pair_is_shown(
     from games.tournaments.services import rounds
     from tests.tournaments.helpers import enter_pairs, event
 
-    cast, by_name = thursday_club(django_user_model, NAMES)
+    cast, by_name = thursday_club(NAMES)
     director, people = cast.director, list(by_name.values())
     t = event(cast, rounds=2, bots_allowed=True)  # bots allowed: absence still forfeits
     entries = enter_pairs(t, people)

@@ -131,7 +131,7 @@ class Postgres:
         """A fresh, migrated database: copied from a template kept per migration state."""
         if self.own_cluster:
             self._init_cluster()
-        create_migrated_database(self.name, self.url.rsplit("/", 1)[0])
+        create_migrated_database(self.name, self.url)
 
     def connections(self) -> int:
         try:

@@ -16,24 +16,23 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def server_url() -> str:
-    if connection.vendor != "postgresql":
-        pytest.skip("the template is used on PostgreSQL only")
-    return os.environ["DATABASE_URL"].rsplit("/", 1)[0]
+def database_url(postgresql: None) -> str:
+    return os.environ["DATABASE_URL"]
 
 
-def test_a_copy_holds_every_migration_and_nothing_older(server_url: str) -> None:
+def test_a_copy_holds_every_migration_and_nothing_older(database_url: str) -> None:
+    server_url = database_url.rsplit("/", 1)[0]
     name = f"{connection.settings_dict['NAME']}_copy"
-    create_migrated_database(name, server_url)
+    create_migrated_database(name, database_url)
     try:
         with psycopg.connect(f"{server_url}/{name}", autocommit=True) as copy:
             copy.execute("CREATE TABLE left_behind (id int)")
-        create_migrated_database(name, server_url)
+        create_migrated_database(name, database_url)
         with psycopg.connect(f"{server_url}/{name}", autocommit=True) as copy:
             applied = set(copy.execute("SELECT app, name FROM django_migrations").fetchall())
             left = copy.execute("SELECT to_regclass('left_behind')").fetchone()
     finally:
-        drop_database(name, server_url)
+        drop_database(name, database_url)
     on_disk = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
     assert on_disk <= applied
     assert left == (None,)

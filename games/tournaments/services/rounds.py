@@ -486,7 +486,7 @@ def absent_rounds(t: Tournament, entry_id: int) -> int:
     Counted here rather than with a JSON ``contains`` lookup, which SQLite (the default
     database of ``make run``) does not support; an event has at most a few hundred matches."""
     lists = Match.objects.filter(round__tournament=t).values_list("absent", flat=True)
-    return sum(entry_id in (absent or []) for absent in lists)
+    return sum(entry_id in absent for absent in lists)
 
 
 def _withdraw_if_absent_too_often(t: Tournament, entry_id: int) -> None:
