@@ -66,10 +66,20 @@ def _series_over(page: Page) -> Any:
 
 
 def _wholly_in_view(page: Page, selector: str) -> None:
-    """The element's box lies inside the viewport, and the page did not scroll to it."""
-    box = page.locator(selector).bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
+    """The element's box lies inside the viewport, and the page did not scroll to it.
+
+    Measured in one call inside the page: a card re-rendered meanwhile (the ranked card
+    is rebuilt when the rating task's result arrives) is then measured as it is now,
+    where a locator's ``bounding_box()`` may find the old element just detached and
+    answer None."""
+    box, size = page.evaluate(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            const r = el ? el.getBoundingClientRect() : null;
+            return [r && {x: r.x, y: r.y, width: r.width, height: r.height},
+                    {width: window.innerWidth, height: window.innerHeight}];
+        }""", selector)
+    assert box is not None and box["width"] > 0 and box["height"] > 0, (selector, box)
     assert box["x"] >= 0 and box["y"] >= 0, box
     assert box["x"] + box["width"] <= size["width"] + 1, (box, size)
     assert box["y"] + box["height"] <= size["height"] + 1, (box, size)
