@@ -202,10 +202,10 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.send_snapshot()
 
     # --- subscriptions ---------------------------------------------------------------
-    async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> None:
+    async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> bool:
         """Join the table group plus exactly one of: this seat's group or the public one;
         and the spectators' chat when this screen reads it (a spectator always, a seated
-        player by choice)."""
+        player by choice). True when a group was joined that this socket was not in."""
         wanted = [publish.table_group(self.table_id),
                   publish.seat_group(self.table_id, position) if position is not None
                   else publish.public_group(self.table_id)]
@@ -214,30 +214,42 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         for group in self.groups_joined:
             if group not in wanted:
                 await self.channel_layer.group_discard(group, self.channel_name)
-        for group in wanted:
-            if group not in self.groups_joined:
-                await self.channel_layer.group_add(group, self.channel_name)
+        joined = [group for group in wanted if group not in self.groups_joined]
+        for group in joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = wanted
         self.position = position
+        return bool(joined)
 
     async def send_snapshot(self, facts: snapshot.TableFacts | None = None) -> None:
         """Send this reader's snapshot, from the table's facts read now, in one read with
         this process's other sockets at the table (games/facts_reads.py), or from
-        ``facts``, read with the handshake."""
-        if facts is None:
-            facts = await facts_reads.fresh_table_facts(self.table_id)
-        if facts is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        position = snapshot.position_in(facts, self.user)
-        with_spectators = snapshot.sees_spectator_chat(position, self.show_spectators)
+        ``facts``, read with the handshake.
+
+        The facts say which groups this socket belongs in, and a group carries only
+        what is sent after it was joined: a move or a chat line sent between the read
+        and the join would never reach this socket, and its page would stand at the old
+        version for good. So whenever a group was joined just now (the handshake, a seat
+        taken or left, Redis restarted), the facts are read again before the snapshot:
+        everything after that read arrives through the groups, everything before it is
+        in the snapshot."""
+        while True:
+            if facts is None:
+                facts = await facts_reads.fresh_table_facts(self.table_id)
+            if facts is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            position = snapshot.position_in(facts, self.user)
+            with_spectators = snapshot.sees_spectator_chat(position, self.show_spectators)
+            if not await self._subscribe(position, with_spectators):
+                break
+            facts = None  # read after the join
         lines = snapshot.chat_from_facts(facts, self.hidden_ids, with_spectators)
         if lines is None:  # this reader filters out too much: read their own lines
             lines = await db_call(snapshot.reader_chat)(facts.table, self.hidden_ids,
                                                         with_spectators)
         frame = snapshot.snapshot_for(facts, self.user, show_spectators=self.show_spectators,
                                       chat=lines)
-        await self._subscribe(position, with_spectators)
         await self.send_json(frame)
 
     # --- client frames ---------------------------------------------------------------
