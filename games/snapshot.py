@@ -248,6 +248,23 @@ def read_table_facts(table_id: int) -> TableFacts | None:
     return None if table is None else table_facts(table)
 
 
+def sent_since(facts: TableFacts, spectators_chat: bool) -> bool:
+    """Whether a table's seat groups, its public group or (``spectators_chat``) its
+    spectators' chat group were sent something after ``facts`` were read: a new version
+    of its game or a new game, or a spectators' chat line. What else a table says goes
+    to the table's own group, which a socket joins before it reads (games/consumers.py).
+    A false alarm costs only a second read."""
+    game = (Game.objects.filter(series__table_id=facts.table.pk)
+            .order_by("-series__number", "-number").values_list("pk", "version").first())
+    if game != ((facts.game.pk, facts.game.version) if facts.game is not None else None):
+        return True
+    if not spectators_chat:
+        return False
+    newest = max((line.pk for line in facts.recent_chat), default=0)
+    return ChatMessage.objects.filter(table_id=facts.table.pk, hidden=False, pk__gt=newest,
+                                      channel=ChatMessage.Channel.SPECTATORS).exists()
+
+
 def position_in(facts: TableFacts, user: AbstractBaseUser | None) -> int | None:
     """Where ``user`` sits: in the series' roster while one is played, else at the table
     (selectors.seat_of_user, from the facts)."""
