@@ -83,7 +83,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         signed_in = self.user is not None and self.user.is_authenticated
         if signed_in:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-        await self._join_table_group()
         self.counted = True
         arrival = await db_call(self._arrive)(invited)
         if isinstance(arrival, int):
@@ -91,8 +90,6 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             if signed_in:
                 await self.channel_layer.group_discard(user_group(self.user.pk),
                                                        self.channel_name)
-            await self.channel_layer.group_discard(publish.table_group(self.table_id),
-                                                   self.channel_name)
             await self.close(code=arrival)
             return
         await self.accept()
@@ -200,28 +197,15 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
         self.groups_joined = []
         if self.user is not None and self.user.is_authenticated:
             await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
-        await self._join_table_group()
         # The heartbeat's task calls this, outside the socket's dispatch: its language.
         with translation.override(self.language):
             await self.send_snapshot()
 
     # --- subscriptions ---------------------------------------------------------------
-    # A group carries only what is sent after a socket joined it. The table's own group
-    # (refresh notices, notices, the players' chat) does not depend on the reader, so it
-    # is joined before the table is read. Which of the seat groups or the public group
-    # (the game's events) and whether the spectators' chat are this socket's, the facts
-    # say: those are joined after the read, and send_snapshot then asks whether anything
-    # was sent to them in between (snapshot.sent_since), reading again if so.
-    async def _join_table_group(self) -> None:
-        group = publish.table_group(self.table_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined = [group]
-
-    async def _subscribe(self, position: int | None, spectators_chat: bool = False,
-                         ) -> list[str]:
+    async def _subscribe(self, position: int | None, spectators_chat: bool = False) -> bool:
         """Join the table group plus exactly one of: this seat's group or the public one;
         and the spectators' chat when this screen reads it (a spectator always, a seated
-        player by choice). Returns the groups joined now."""
+        player by choice). True when a group was joined that this socket was not in."""
         wanted = [publish.table_group(self.table_id),
                   publish.seat_group(self.table_id, position) if position is not None
                   else publish.public_group(self.table_id)]
@@ -235,17 +219,20 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = wanted
         self.position = position
-        return joined
+        return bool(joined)
 
     async def send_snapshot(self, facts: snapshot.TableFacts | None = None) -> None:
         """Send this reader's snapshot, from the table's facts read now, in one read with
         this process's other sockets at the table (games/facts_reads.py), or from
         ``facts``, read with the handshake.
 
-        When the facts put this socket in a group it was not in (its handshake, a seat
-        taken or left), whatever that group was sent since the read never reached it: a
-        move then left its page at the old version for good. So the facts are read
-        again if anything was (above)."""
+        The facts say which groups this socket belongs in, and a group carries only
+        what is sent after it was joined. When the facts put this socket in a group it
+        was not in (its handshake, a seat taken or left, Redis restarted), a move or a
+        chat line sent between the read and the join never reached it: a move then left
+        its page at the old version for good. So after such a join one probe asks
+        whether the game moved on or a line came (snapshot.sent_since), and only then
+        are the facts read again."""
         while True:
             if facts is None:
                 facts = await facts_reads.fresh_table_facts(self.table_id)
@@ -254,10 +241,8 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
                 return
             position = snapshot.position_in(facts, self.user)
             with_spectators = snapshot.sees_spectator_chat(position, self.show_spectators)
-            joined = await self._subscribe(position, with_spectators)
-            spectators_group = publish.spectators_chat_group(self.table_id)
-            if not joined or not await db_call(snapshot.sent_since)(
-                    facts, spectators_group in joined):
+            if not await self._subscribe(position, with_spectators) or \
+                    not await db_call(snapshot.sent_since)(facts):
                 break
             facts = None  # read again: every later change reaches this socket now
         lines = snapshot.chat_from_facts(facts, self.hidden_ids, with_spectators)

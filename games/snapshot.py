@@ -248,21 +248,17 @@ def read_table_facts(table_id: int) -> TableFacts | None:
     return None if table is None else table_facts(table)
 
 
-def sent_since(facts: TableFacts, spectators_chat: bool) -> bool:
-    """Whether a table's seat groups, its public group or (``spectators_chat``) its
-    spectators' chat group were sent something after ``facts`` were read: a new version
-    of its game or a new game, or a spectators' chat line. What else a table says goes
-    to the table's own group, which a socket joins before it reads (games/consumers.py).
-    A false alarm costs only a second read."""
-    game = (Game.objects.filter(series__table_id=facts.table.pk)
+def sent_since(facts: TableFacts) -> bool:
+    """Whether the table's game moved on (a new version, a new game) or a chat line came
+    after ``facts`` were read: what a socket that joined its groups after the read
+    would have missed. A false alarm costs only a second read."""
+    table_id = facts.table.pk
+    game = (Game.objects.filter(series__table_id=table_id)
             .order_by("-series__number", "-number").values_list("pk", "version").first())
     if game != ((facts.game.pk, facts.game.version) if facts.game is not None else None):
         return True
-    if not spectators_chat:
-        return False
     newest = max((line.pk for line in facts.recent_chat), default=0)
-    return ChatMessage.objects.filter(table_id=facts.table.pk, hidden=False, pk__gt=newest,
-                                      channel=ChatMessage.Channel.SPECTATORS).exists()
+    return ChatMessage.objects.filter(table_id=table_id, hidden=False, pk__gt=newest).exists()
 
 
 def position_in(facts: TableFacts, user: AbstractBaseUser | None) -> int | None:

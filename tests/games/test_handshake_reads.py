@@ -27,8 +27,8 @@ from tests.games.ws import connect, session_cookie
 # Database round trips of one signed-in handshake (session, user, suspension; the
 # table's facts, a statement each, the tournament match played there among them; the
 # reader's blocks and mute; the spectators' chat choice; after the socket joined its
-# groups, whether its game moved on and, for a spectator, whether a spectators' line came
-# meanwhile: tests/games/test_handshake_misses_nothing.py).
+# groups, whether its game moved on or a chat line came meanwhile:
+# tests/games/test_handshake_misses_nothing.py).
 HANDSHAKE_ROUND_TRIPS = 15
 
 
