@@ -423,11 +423,15 @@ class TableConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
 
 
 class LobbyConsumer(SiteSocket, AsyncJsonWebsocketConsumer):
-    """``ws/lobby/``: tells the lobby page that a table changed, so it refreshes its list."""
+    """``ws/lobby/``: tells the lobby page that a table changed, so it refreshes its list.
+
+    The group is joined before the socket opens: the page fetches its lists again when
+    the socket opens (static/js/lobby.js), so that a change between the page's render
+    (or a lost connection) and the join is shown too."""
 
     async def connect(self) -> None:
-        await self.accept()
         await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
+        await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)

@@ -15,7 +15,14 @@ let pending = null;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/lobby/`);
-  ws.onopen = () => { delay = 500; };
+  // Whatever changed before the server joined this socket to the lobby's group (since
+  // the page was rendered, or while the connection was lost) was never announced to it:
+  // read the lists once more as it opens. data-live says the list now follows changes.
+  ws.onopen = () => {
+    delay = 500;
+    refresh();
+    for (const list of lists) list.dataset.live = "1";
+  };
   ws.onmessage = () => { clearTimeout(pending); pending = setTimeout(refresh, 150); };
   ws.onclose = () => { setTimeout(connect, delay); delay = Math.min(delay * 2, 8000); };
 }
