@@ -40,10 +40,10 @@ def migrations_hash() -> str:
 
 def _server(database_url: str) -> psycopg.Connection:
     """A connection to the ``postgres`` database of the server ``database_url`` is on."""
-    return psycopg.connect(f"{_server_url(database_url)}/postgres", autocommit=True)
+    return psycopg.connect(f"{server_url(database_url)}/postgres", autocommit=True)
 
 
-def _server_url(database_url: str) -> str:
+def server_url(database_url: str) -> str:
     """``postgres://user@host:port/name`` without its database name."""
     return database_url.rsplit("/", 1)[0]
 
@@ -62,7 +62,7 @@ def _build(conn: psycopg.Connection, template: str, database_url: str) -> None:
     building = f"{template}_building"
     conn.execute(f"DROP DATABASE IF EXISTS {_quoted(building)} WITH (FORCE)")
     conn.execute(f"CREATE DATABASE {_quoted(building)}")
-    env = {**os.environ, "DATABASE_URL": f"{_server_url(database_url)}/{building}",
+    env = {**os.environ, "DATABASE_URL": f"{server_url(database_url)}/{building}",
            "DJANGO_SETTINGS_MODULE": "kozel_site.settings.base"}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                    cwd=ROOT, env=env, check=True)

@@ -10,7 +10,13 @@ import pytest
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
-from tests.template_database import PREFIX, create_migrated_database, drop_database, migrations_hash
+from tests.template_database import (
+    PREFIX,
+    create_migrated_database,
+    drop_database,
+    migrations_hash,
+    server_url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -21,14 +27,14 @@ def database_url(postgresql: None) -> str:
 
 
 def test_a_copy_holds_every_migration_and_nothing_older(database_url: str) -> None:
-    server_url = database_url.rsplit("/", 1)[0]
+    server = server_url(database_url)
     name = f"{connection.settings_dict['NAME']}_copy"
     create_migrated_database(name, database_url)
     try:
-        with psycopg.connect(f"{server_url}/{name}", autocommit=True) as copy:
+        with psycopg.connect(f"{server}/{name}", autocommit=True) as copy:
             copy.execute("CREATE TABLE left_behind (id int)")
         create_migrated_database(name, database_url)
-        with psycopg.connect(f"{server_url}/{name}", autocommit=True) as copy:
+        with psycopg.connect(f"{server}/{name}", autocommit=True) as copy:
             applied = set(copy.execute("SELECT app, name FROM django_migrations").fetchall())
             left = copy.execute("SELECT to_regclass('left_behind')").fetchone()
     finally:
@@ -36,7 +42,7 @@ def test_a_copy_holds_every_migration_and_nothing_older(database_url: str) -> No
     on_disk = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
     assert on_disk <= applied
     assert left == (None,)
-    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as server:
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as server:
         templates = [row[0] for row in server.execute(
             "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname NOT LIKE %s",
             [PREFIX + "%", "%\\_building"])]  # a killed build's leftover is not a template
