@@ -10,6 +10,7 @@ version, whose turn) that the tests use only to wait, never to act.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -47,6 +48,19 @@ def wait_ready(page: Page) -> None:
     page.wait_for_function("() => window.kozelTable && window.kozelTable.state.open")
 
 
+def measure(page: Page, selector: str, function: str) -> Any:
+    """Runs the JavaScript ``function`` on the list of elements ``selector`` matches, in
+    one call inside the page.
+
+    A live table draws its seats, hand and cards again whenever an event arrives (a bot's
+    move, a presence change). A locator's ``evaluate``, ``evaluate_all`` or
+    ``bounding_box`` finds its elements in one call and measures them in the next, so it
+    may measure an element just replaced: detached, it has no size and no style (0, NaN or
+    None). Found and measured in one call, the page is measured as it is."""
+    found = f"[...document.querySelectorAll({json.dumps(selector)})]"
+    return page.evaluate(f"() => ({function})({found})")
+
+
 def seat_row(page: Page, position: int) -> Any:
     return page.locator(f'#kz-lobby li[data-position="{position}"]')
 
@@ -71,7 +85,7 @@ def start(page: Page) -> None:
 
 
 def hand_codes(page: Page) -> list[str]:
-    return page.locator("#kz-hand .hand-card").evaluate_all("els => els.map(e => e.dataset.code)")
+    return measure(page, "#kz-hand .hand-card", "els => els.map(e => e.dataset.code)")
 
 
 def visible_action(page: Page) -> str | None:

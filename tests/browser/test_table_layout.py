@@ -77,9 +77,9 @@ def test_mid_trick_layout_helpers_and_keyboard(live_site, new_context, django_us
 
     # 375 px: one row of cards, each at least 44 px and showing its corner.
     page.set_viewport_size({"width": 375, "height": 812})
-    boxes = page.locator("#kz-hand .hand-card").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect();"
-        " return [r.left, r.top, r.width, r.height]; })")
+    boxes = th.measure(page, "#kz-hand .hand-card",
+                       "els => els.map(e => { const r = e.getBoundingClientRect();"
+                       " return [r.left, r.top, r.width, r.height]; })")
     assert len(boxes) == 4
     assert all(w >= 44 and h >= 44 for _, _, w, h in boxes), boxes
     assert max(t for _, t, _, _ in boxes) - min(t for _, t, _, _ in boxes) < 30, boxes  # one row

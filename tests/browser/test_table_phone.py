@@ -32,7 +32,7 @@ BOXES = """els => els.map(e => { const r = e.getBoundingClientRect();
 def _outside(page: Page, selector: str) -> list[dict[str, object]]:
     """The boxes of ``selector``'s elements that are not wholly inside the viewport."""
     width, height = PHONE["width"], PHONE["height"]
-    boxes = page.locator(selector).evaluate_all(BOXES)
+    boxes = th.measure(page, selector, BOXES)
     assert boxes, f"nothing matches {selector}"
     return [b for b in boxes if b["left"] < 0 or b["top"] < 0  # type: ignore[operator]
             or b["right"] > width or b["bottom"] > height]  # type: ignore[operator]

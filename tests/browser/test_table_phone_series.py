@@ -73,7 +73,7 @@ def _outside(page: Page, selector: str) -> list[dict[str, Any]]:
     """The shown boxes of ``selector`` that are not wholly inside the viewport."""
     size = page.viewport_size
     assert size is not None
-    boxes = page.locator(selector).evaluate_all(BOXES)
+    boxes = th.measure(page, selector, BOXES)
     assert boxes, f"nothing shown matches {selector}"
     return [b for b in boxes if b["left"] < 0 or b["top"] < 0
             or b["right"] > size["width"] + 0.5 or b["bottom"] > size["height"] + 0.5]
@@ -92,14 +92,14 @@ def _names_whole(page: Page) -> None:
     for position in (1, 2, 3):
         expect(page.locator(f'.kz-seat[data-seat="{position}"] .pname')).to_contain_text(
             BOT_NAMES[position])
-    fits = names.evaluate_all("els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth,"
-                              " e.scrollHeight, e.clientHeight])")
+    fits = th.measure(page, ".kz-seat .pname", "els => els.map(e => [e.textContent,"
+                      " e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight])")
     assert all(sw <= cw and sh <= ch for _, sw, cw, sh, ch in fits), fits
 
 
 def _stats_in_words(page: Page) -> None:
     """Tricks and loss points read as words, never "0 tr · 0 lp"."""
-    stats = page.locator(".kz-seat .plate-stats").evaluate_all("els => els.map(e => e.innerText)")
+    stats = th.measure(page, ".kz-seat .plate-stats", "els => els.map(e => e.innerText)")
     assert len(stats) == 4, stats
     for text in stats:
         assert re.search(r"\b\d+ tricks?\b", text), stats
@@ -231,19 +231,20 @@ def test_long_first_names_are_set_smaller_never_cut_on_a_side_plate(
         page.set_viewport_size(size)
         first = page.locator("#kz-seat-left .pfirst")  # seat 1, on ann's left
         expect(first).to_have_text("Konstantinos")
-        # Reads the plate after the resize handler ran: the name is whole, on one line.
-        page.wait_for_function(
+        # Reads the plate once the resize handler ran (the name is whole, on one line), in
+        # the same call: a bot's move draws the seats again and detaches the plate read.
+        sizes = page.wait_for_function(
             "() => { const e = document.querySelector('#kz-seat-left .pfirst');"
-            " return e.scrollWidth <= e.clientWidth; }")
-        sizes = first.evaluate("e => [parseFloat(getComputedStyle(e).fontSize),"
-                               " parseFloat(getComputedStyle(e.parentNode).fontSize),"
-                               " e.getClientRects().length, e.classList.contains('is-broken')]")
-        own, plate, _, broken = sizes
+            " return e && e.scrollWidth <= e.clientWidth"
+            " && [parseFloat(getComputedStyle(e).fontSize),"
+            " parseFloat(getComputedStyle(e.parentNode).fontSize),"
+            " e.classList.contains('is-broken')]; }").json_value()
+        own, plate, broken = sizes
         assert own >= plate * 0.72 - 0.01 and not broken, (size, sizes)
         longer = page.locator("#kz-seat-top .pfirst")  # seat 2, the partner
         expect(longer).to_have_text("Bartholomew_the_Patient")
-        fits = page.locator(".kz-seat .pname").evaluate_all(
-            "els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
+        fits = th.measure(page, ".kz-seat .pname",
+                          "els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
         assert all(sw <= cw for _, sw, cw in fits), (size, fits)
         # The partner's plate keeps to its column, clear of the trump and the stock.
         assert page.evaluate(OVERLAPS, ["#kz-seat-top .kz-seat", "#kz-trump", "#kz-stock"]) == []

@@ -23,8 +23,8 @@ def test_play_a_whole_game_against_three_bots(live_site, new_context, django_use
     # The trump card and the stock are always visible (R6); the hand is sorted, named.
     expect(page.locator("#kz-trump .trump-suit")).to_be_visible()
     expect(page.locator("#kz-stock .stock-count")).to_have_text("20")
-    names = page.locator("#kz-hand .hand-card").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))")
+    names = th.measure(page, "#kz-hand .hand-card",
+                       "els => els.map(e => e.getAttribute('aria-label'))")
     assert len(names) == 4 and all(" of " in n and "T " not in n for n in names), names
 
     plays: list[str] = []

@@ -42,8 +42,8 @@ def test_bot_names_fit_their_seat_plates_at_1280(live_site, new_context, django_
         expect(page.locator(f'.kz-seat[data-seat="{position}"] .pname')).to_have_text(
             f"{BOT_NAMES[position]} ({label})")
     # Neither cut sideways (an ellipsis) nor clipped below (a line clamp).
-    fits = names.evaluate_all("els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth,"
-                              " e.scrollHeight, e.clientHeight])")
+    fits = th.measure(page, ".kz-seat .pname", "els => els.map(e => [e.textContent,"
+                      " e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight])")
     assert all(sw <= cw and sh <= ch for _, sw, cw, sh, ch in fits), fits
     th.screenshot(page, f"table-1280-bots-{level}")
     assert js_errors == []
