@@ -59,7 +59,8 @@ def test_home_page_shows_live_tables_events_and_top_players_and_updates_live(
     expect(top).to_contain_text("rising")
     expect(top.locator(".badge.provisional")).to_have_text("provisional")
     expect(page.locator(".learn-tile a[href='/learn/']")).to_be_visible()
-    page.wait_for_timeout(300)  # the lobby socket is open
+    # The lobby socket is open, and the server joined it to the lobby's group first.
+    expect(live).to_have_attribute("data-live", "1")
 
     # A game that starts now appears without a reload (ws/lobby/ → live-now/).
     late = bots_and(carol, "Late game", people=(carol,))
