@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.ci import running_in_ci
+
 QUIET_TIMEOUT = 10.0
 QUIET_FOR = 0.2
 
@@ -95,18 +97,13 @@ def django_db_setup(request: pytest.FixtureRequest, django_test_environment: Non
             teardown_databases(config, verbosity=verbosity)
 
 
-def _ci() -> bool:
-    """Whether this is CI, which runs PostgreSQL and must not skip what needs it."""
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
-
-
 @pytest.fixture
 def postgresql(transactional_db: None) -> None:
     """For tests of row locks and races, which SQLite's whole-database lock hides."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        if _ci():
+        if running_in_ci():
             pytest.fail("CI runs PostgreSQL: this test must run there "
                         f"(the database is {connection.vendor}).")
         pytest.skip("needs PostgreSQL (set DATABASE_URL)")

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from games.engine.protocol import Session
+from tests.ci import running_in_ci
 
 from .conformance import REPO_ROOT, ProtocolProcess, load_scenarios, run_scenario, scenarios_path
 
@@ -26,10 +27,6 @@ SCENARIOS = load_scenarios()
 MISSING = f"conformance scenarios not found at {scenarios_path()}"
 CASES = [pytest.param(s, id=s["id"]) for s in SCENARIOS] or [
     pytest.param(None, id="no-scenario-file")]
-
-
-def running_in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
 
 def present(scenario: dict[str, Any] | None) -> dict[str, Any]:

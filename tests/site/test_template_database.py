@@ -42,8 +42,8 @@ def test_a_copy_holds_every_migration_and_nothing_older(database_url: str) -> No
     on_disk = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
     assert on_disk <= applied
     assert left == (None,)
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as server:
-        templates = [row[0] for row in server.execute(
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        templates = [row[0] for row in conn.execute(
             "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname NOT LIKE %s",
             [PREFIX + "%", "%\\_building"])]  # a killed build's leftover is not a template
     assert templates == [PREFIX + migrations_hash()]
