@@ -68,17 +68,13 @@ def _series_over(page: Page) -> Any:
 def _wholly_in_view(page: Page, selector: str) -> None:
     """The element's box lies inside the viewport, and the page did not scroll to it.
 
-    Measured in one call inside the page: a card re-rendered meanwhile (the ranked card
-    is rebuilt when the rating task's result arrives) is then measured as it is now,
-    where a locator's ``bounding_box()`` may find the old element just detached and
-    answer None."""
-    box, size = page.evaluate(
-        """(selector) => {
-            const el = document.querySelector(selector);
-            const r = el ? el.getBoundingClientRect() : null;
-            return [r && {x: r.x, y: r.y, width: r.width, height: r.height},
-                    {width: window.innerWidth, height: window.innerHeight}];
-        }""", selector)
+    Measured with ``th.measure``: the ranked card is rebuilt when the rating task's
+    result arrives, and a locator's ``bounding_box()`` may find the old card just
+    detached and answer None."""
+    box = th.measure(page, selector, "els => { const r = els[0]?.getBoundingClientRect();"
+                     " return r ? {x: r.x, y: r.y, width: r.width, height: r.height} : null; }")
+    size = page.viewport_size
+    assert size is not None
     assert box is not None and box["width"] > 0 and box["height"] > 0, (selector, box)
     assert box["x"] >= 0 and box["y"] >= 0, box
     assert box["x"] + box["width"] <= size["width"] + 1, (box, size)
